@@ -1,0 +1,273 @@
+//! Timeline integrity: is the snapshot history complete and consistent?
+//!
+//! * `snapshot-gap` — snapshot ids must be contiguous (`paimon-format.md` §1.4: "Snapshots are
+//!   numbered from 1 and must be contiguous"). Expiration removes the oldest ids first, so a hole
+//!   between earliest and latest means files were lost or deleted by hand.
+//! * `hint-mismatch` — `LATEST` is written after the snapshot rename, `EARLIEST` last by
+//!   expiration (§1.4, §4.7): a lagging `LATEST` marks a writer that died right after publishing;
+//!   an `EARLIEST` below the oldest snapshot marks an interrupted expiration.
+//! * `snapshot-temp-file` — `.snapshot-<id>.<uuid>.tmp` is left when a writer dies between
+//!   writing and renaming (§1.4, `FileIO.tryToWriteAtomic`); if no `snapshot-<id>` exists, that
+//!   commit never became durable.
+//! * `unreadable-file` — a file the analysis needed could not be read or parsed; Paimon's own
+//!   readers would fail on it too.
+
+use crate::error::Error;
+use crate::paimon::snapshot::Snapshot;
+use crate::report::model::{Code, Finding, Severity};
+use crate::source::Artifact;
+use crate::timeline::Timeline;
+use crate::warehouse::split_parent;
+
+use super::relative;
+
+/// `snapshot-gap`: holes in the snapshot ids.
+pub fn snapshot_gaps(t: &Timeline) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let mut prev: Option<i64> = None;
+    for &id in &t.present_ids {
+        if let Some(p) = prev {
+            if id > p + 1 {
+                let (first, last) = (p + 1, id - 1);
+                let missing = if first == last {
+                    format!("snapshot {first} is")
+                } else {
+                    format!("snapshots {first}..{last} ({} files) are", last - first + 1)
+                };
+                out.push(
+                    Finding::new(
+                        Code::SnapshotGap,
+                        Severity::Error,
+                        format!(
+                            "The snapshot ids are not contiguous: {missing} missing between {p} and {id}."
+                        ),
+                        "Paimon never leaves holes: find out whether the artifact was copied partially \
+                         (then re-capture it) or files were deleted by hand. A streaming reader that \
+                         reaches the hole stops; restore the files from a backup, or restart readers \
+                         after the hole with reset_consumer.",
+                    )
+                    .snapshot(first)
+                    .related([p, id])
+                    .evidence(format!(
+                        "snapshot/ holds {} files from {} to {}",
+                        t.present_ids.len(),
+                        t.earliest().unwrap_or(0),
+                        t.latest().unwrap_or(0)
+                    )),
+                );
+            }
+        }
+        prev = Some(id);
+    }
+    out
+}
+
+/// `hint-mismatch`: EARLIEST/LATEST disagree with the snapshot files present.
+pub fn hint_mismatches(t: &Timeline) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let (Some(earliest), Some(latest)) = (t.earliest(), t.latest()) else {
+        return out;
+    };
+    if let Some(h) = t.latest_hint.as_ref() {
+        if let Some(v) = h.value {
+            if v < latest {
+                out.push(
+                    Finding::new(
+                        Code::HintMismatch,
+                        Severity::Warning,
+                        format!(
+                            "LATEST says {v} but snapshots up to {latest} exist: a writer published \
+                             snapshot {} and died before updating the hint (or the copy raced a commit).",
+                            v + 1
+                        ),
+                        "Paimon corrects a lagging LATEST by listing snapshot/, so readers are fine; check \
+                         the writer's log around that commit for a crash and look at the commit's \
+                         findings below.",
+                    )
+                    .snapshot(v + 1)
+                    .files([relative(t, &h.path)])
+                    .evidence(format!("LATEST = {v}; newest snapshot file = snapshot-{latest}")),
+                );
+            } else if v > latest {
+                out.push(
+                    Finding::new(
+                        Code::HintMismatch,
+                        Severity::Warning,
+                        format!(
+                            "LATEST says {v} but the newest snapshot is {latest}: snapshots were \
+                             removed after the hint was written (rollback, manual deletion, or a partial copy)."
+                        ),
+                        "Confirm the artifact is complete. After a rollback Paimon rewrites LATEST; a \
+                         hint beyond the newest snapshot makes readers that trust it look for a missing \
+                         snapshot. Rewrite LATEST with the newest id (rollback_to does this).",
+                    )
+                    .snapshot(latest)
+                    .files([relative(t, &h.path)])
+                    .evidence(format!("LATEST = {v}; newest snapshot file = snapshot-{latest}")),
+                );
+            }
+        }
+    }
+    if let Some(h) = t.earliest_hint.as_ref() {
+        if let Some(v) = h.value {
+            if v < earliest {
+                out.push(
+                    Finding::new(
+                        Code::HintMismatch,
+                        Severity::Warning,
+                        format!(
+                            "EARLIEST says {v} but the oldest snapshot is {earliest}: an expiration \
+                             deleted snapshots and stopped before rewriting the hint."
+                        ),
+                        "An interrupted expiration deletes data files before snapshot files, so check \
+                         the oldest snapshots for missing files (dangling-reference findings). Running \
+                         expire_snapshots again completes it and rewrites EARLIEST.",
+                    )
+                    .snapshot(earliest)
+                    .files([relative(t, &h.path)])
+                    .evidence(format!("EARLIEST = {v}; oldest snapshot file = snapshot-{earliest}")),
+                );
+            } else if v > earliest {
+                out.push(
+                    Finding::new(
+                        Code::HintMismatch,
+                        Severity::Info,
+                        format!(
+                            "EARLIEST says {v} but snapshots from {earliest} are still present: they \
+                             outlived an expiration (or were restored by hand)."
+                        ),
+                        "Harmless for readers (Paimon lists snapshot/ when the hint is wrong); the \
+                         next expiration removes the older snapshots.",
+                    )
+                    .snapshot(earliest)
+                    .files([relative(t, &h.path)])
+                    .evidence(format!("EARLIEST = {v}; oldest snapshot file = snapshot-{earliest}")),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// `snapshot-temp-file`: leftover `.snapshot-<id>.<uuid>.tmp` files.
+pub fn temp_files(
+    t: &Timeline,
+    artifact_snapshot: impl Fn(&str) -> Option<Snapshot>,
+) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for tmp in &t.temp_files {
+        let content = artifact_snapshot(&tmp.path);
+        let published = t.present_ids.contains(&tmp.id);
+        let what = content
+            .as_ref()
+            .map(|s| {
+                format!(
+                    "a {} of user {} for identifier {}",
+                    s.commit_kind, s.commit_user, s.commit_identifier
+                )
+            })
+            .unwrap_or_else(|| "unreadable content".to_string());
+        let (severity, message, remedy) = if published {
+            (
+                Severity::Info,
+                format!(
+                    "A temp file for snapshot {} ({what}) was left behind, but snapshot-{} exists: \
+                     another commit won the id, or the rename succeeded and the copy lingered.",
+                    tmp.id, tmp.id
+                ),
+                "Harmless; remove_orphan_files deletes it (run it with dry run first).",
+            )
+        } else {
+            (
+                Severity::Warning,
+                format!(
+                    "Snapshot {} was written to a temp file ({what}) but never renamed into place: \
+                     the writer died while publishing, so that commit is not durable.",
+                    tmp.id
+                ),
+                "Check that the writer recovered and re-committed this identifier (a later snapshot \
+                 of the same user with the same or a higher identifier). If the temp file is a \
+                 COMPACT, its changelog was lost: see the lost-changelog findings.",
+            )
+        };
+        let mut f = Finding::new(Code::SnapshotTempFile, severity, message, remedy)
+            .snapshot(tmp.id)
+            .files([relative(t, &tmp.path)])
+            .evidence(format!("{} ({} bytes)", relative(t, &tmp.path), tmp.size));
+        if let Some(s) = &content {
+            f = f.commit(s.commit_user.clone(), s.commit_identifier);
+        }
+        out.push(f);
+    }
+    out
+}
+
+/// Parses a temp snapshot file (it holds the snapshot JSON that was never renamed).
+pub fn read_temp_snapshot(artifact: &Artifact, path: &str) -> Option<Snapshot> {
+    let bytes = artifact.read(path, artifact.limits().max_json_bytes).ok()?;
+    Snapshot::parse(&bytes).ok()
+}
+
+/// `unreadable-file` (or `consumer-unreadable`, reported by the consumer check) for each file of
+/// the timeline that could not be read or parsed.
+pub fn unreadable_files(t: &Timeline) -> Vec<Finding> {
+    t.problems
+        .iter()
+        .map(|p| {
+            let (dir, _) = split_parent(&p.path);
+            let (_, last) = split_parent(dir);
+            let (severity, consequence) = match last {
+                "snapshot" => (
+                    Severity::Error,
+                    "Paimon's readers fail on this snapshot too",
+                ),
+                "schema" => (
+                    Severity::Error,
+                    "Paimon cannot open the table with this schema",
+                ),
+                "changelog" => (
+                    Severity::Warning,
+                    "streaming readers of the long-lived changelog fail here",
+                ),
+                _ => (Severity::Warning, "the analysis skipped it"),
+            };
+            unreadable(relative(t, &p.path), &p.error, severity, consequence)
+        })
+        .collect()
+}
+
+/// An `unreadable-file` finding.
+pub fn unreadable(file: String, error: &Error, severity: Severity, consequence: &str) -> Finding {
+    Finding::new(
+        Code::UnreadableFile,
+        severity,
+        format!(
+            "{file} could not be read: {}; {consequence}.",
+            error.problem()
+        ),
+        "Check whether the artifact was truncated or damaged in transfer (re-download it); if the \
+         file is damaged in the warehouse itself, restore it from a backup or roll the table back \
+         to a snapshot before it (rollback_to, after a dry run on a copy).",
+    )
+    .files([file])
+    .evidence(format!("{} ({})", error, error.kind().as_str()))
+}
+
+/// A finding for a part of the artifact that could not be opened (a broken nested zip, a hostile
+/// name).
+pub fn unreadable_artifact_part(error: &Error) -> Finding {
+    let file = error.file().unwrap_or("(artifact)").to_string();
+    let severity = match error.kind() {
+        crate::error::ErrorKind::Limit => Severity::Warning,
+        _ => Severity::Warning,
+    };
+    Finding::new(
+        Code::UnreadableFile,
+        severity,
+        format!("{file}: {}; it was skipped and the rest of the artifact analysed.", error.problem()),
+        "If this part matters, re-create the artifact (zip -r) and check that the upload completed; \
+         limits can be raised on the CLI with --limit NAME=VALUE.",
+    )
+    .files([file])
+    .evidence(error.to_string())
+}

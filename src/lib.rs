@@ -1,0 +1,31 @@
+//! # Paimon Recovery Validator — the core
+//!
+//! Reconstructs every Apache Paimon table's snapshot timeline from a warehouse artifact (a zip,
+//! zips inside zips, or a folder) and flags lost changelog and unsafe consumer positions.
+//!
+//! The core knows Paimon and nothing about the browser or the file system:
+//!
+//! * bytes come in through one small trait, [`source::RandomAccess`] (a file on disk, a browser
+//!   `Blob`), assembled into an [`source::Artifact`];
+//! * the clock is passed in ([`analysis::AnalysisOptions::now_millis`]);
+//! * the result is a [`report::Report`], rendered as JSON, Markdown or text.
+//!
+//! Layout: [`source`] reads inputs; [`paimon`] parses the on-disk objects; [`warehouse`] finds
+//! tables and branches; [`timeline`] reconstructs one table's history; [`checks`] answers the
+//! recovery questions, one module per family; [`report`] is the model and its renderers.
+#![cfg_attr(not(test), deny(clippy::print_stdout, clippy::print_stderr))]
+
+pub mod analysis;
+pub mod checks;
+pub mod error;
+pub mod limits;
+pub mod paimon;
+pub mod report;
+pub mod source;
+pub mod timeline;
+pub mod warehouse;
+
+pub use analysis::{analyze, AnalysisOptions, Progress};
+pub use error::{Error, ErrorKind, Result};
+pub use limits::Limits;
+pub use report::model::Report;

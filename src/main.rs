@@ -1,0 +1,212 @@
+//! `paimon-recovery-validator`: the command-line front end of the core.
+//!
+//! A thin shell: it opens the paths, runs [`prv::analyze`] and writes the report. The report goes
+//! to stdout (or `--output`); progress and messages go to stderr. Exit status: 0 no finding at or
+//! above `--fail-on`, 1 there are, 2 the input could not be read at all or the usage was wrong.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use prv::report::model::{Report, Severity};
+use prv::source::{native, Artifact};
+use prv::{analyze, AnalysisOptions, Limits};
+
+#[derive(Parser)]
+#[command(
+    name = "paimon-recovery-validator",
+    version,
+    about = "Checks a Paimon warehouse artifact for lost changelog and unsafe consumer positions.",
+    long_about = "Reconstructs every Apache Paimon table's snapshot timeline from a warehouse artifact \
+(a .zip, zips inside zips, or a directory) and flags lost changelog (an APPEND snapshot whose \
+COMPACT half never became durable) and unsafe consumer positions. Data files are listed, never \
+read: the cost depends on the metadata alone."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Analyse one or more artifacts and print the report.
+    Check(CheckArgs),
+}
+
+#[derive(clap::Args)]
+struct CheckArgs {
+    /// A .zip (nested zips inside it are opened too) or a directory. Several paths are analysed
+    /// together, each under its own name.
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<PathBuf>,
+
+    /// Report format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+
+    /// Write the report to FILE instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    output: Option<PathBuf>,
+
+    /// Exit with status 1 when a finding is at or above this severity.
+    #[arg(long, value_enum, default_value_t = FailOn::Error)]
+    fail_on: FailOn,
+
+    /// The clock for age-based findings (a stale consumer, a young orphan file), as RFC 3339
+    /// (`2026-11-30T08:00:00Z`) or epoch milliseconds. Default: the artifact's capture time,
+    /// i.e. the newest time recorded in it (snapshot commit times and file modification times),
+    /// because an artifact is usually examined long after it was captured. Pass the current time
+    /// to judge a live warehouse.
+    #[arg(long, value_name = "RFC3339|EPOCH_MS", value_parser = parse_now)]
+    now: Option<i64>,
+
+    /// Raise or lower a resource limit, e.g. `--limit max-entry-bytes=512M`. Limits:
+    /// max-entries, max-total-entries, max-nesting, max-entry-bytes, max-nested-zip-bytes,
+    /// max-total-bytes, max-ratio, max-json-bytes, max-avro-blocks, max-avro-block-bytes,
+    /// max-avro-records, max-name-bytes.
+    #[arg(long = "limit", value_name = "NAME=VALUE")]
+    limits: Vec<String>,
+
+    /// Do not show a progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+    Markdown,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum FailOn {
+    Error,
+    Warning,
+    Never,
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let Command::Check(args) = cli.command;
+    // A panic is a bug; it must still not look like a verdict.
+    match std::panic::catch_unwind(|| run(&args)) {
+        Ok(code) => code,
+        Err(_) => {
+            eprintln!("paimon-recovery-validator: internal error (a bug: please report it with the artifact's listing)");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: &CheckArgs) -> ExitCode {
+    let mut limits = Limits::default();
+    for l in &args.limits {
+        if let Err(e) = limits.set_from_arg(l) {
+            eprintln!("paimon-recovery-validator: --limit {l}: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    let mut inputs = Vec::new();
+    for path in &args.paths {
+        match native::open_input(path, &limits) {
+            Ok(input) => inputs.push(input),
+            Err(e) => {
+                eprintln!("paimon-recovery-validator: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let artifact = match Artifact::open(inputs, &limits) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("paimon-recovery-validator: cannot read the input: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let options = AnalysisOptions {
+        now_millis: args.now,
+        limits,
+    };
+    let show_progress = !args.quiet && std::io::stderr().is_terminal();
+    let bar = show_progress.then(|| {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        bar
+    });
+    let report = analyze(&artifact, &options, &mut |p| {
+        if let Some(bar) = &bar {
+            bar.set_message(p.to_string());
+            bar.tick();
+        }
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+
+    let rendered = match args.format {
+        Format::Text => prv::report::text::render(&report),
+        Format::Json => prv::report::json::render(&report),
+        Format::Markdown => prv::report::markdown::render(&report),
+    };
+    let written = match &args.output {
+        Some(path) => std::fs::write(path, rendered.as_bytes()),
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(rendered.as_bytes())
+                .and_then(|()| out.flush())
+        }
+    };
+    if let Err(e) = written {
+        // A closed pipe (`| head`) is not a failure of the analysis.
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("paimon-recovery-validator: cannot write the report: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    if input_unreadable(&report) {
+        return ExitCode::from(2);
+    }
+    let threshold = match args.fail_on {
+        FailOn::Error => Some(Severity::Error),
+        FailOn::Warning => Some(Severity::Warning),
+        FailOn::Never => None,
+    };
+    let failing = threshold.is_some_and(|t| report.all_findings().any(|(_, f)| f.severity >= t));
+    if failing {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// The input could not be read at all: nothing was listed.
+fn input_unreadable(report: &Report) -> bool {
+    report.input.files == 0 && report.tables.is_empty()
+}
+
+/// Parses `--now`: epoch milliseconds, or RFC 3339 (`2026-11-30T08:00:00Z`,
+/// `2026-11-30T09:00:00.5+01:00`, date-only `2026-11-30`).
+fn parse_now(s: &str) -> Result<i64, String> {
+    let s = s.trim();
+    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+        return s
+            .parse::<i64>()
+            .map_err(|_| format!("{s} is too large for epoch milliseconds"));
+    }
+    prv::report::parse_rfc3339(s).ok_or_else(|| {
+        format!("{s:?} is neither epoch milliseconds nor RFC 3339 (e.g. 2026-11-30T08:00:00Z)")
+    })
+}

@@ -1,0 +1,368 @@
+//! Avro block codecs, all pure Rust: `null`, `deflate` (raw deflate, `miniz_oxide`), `snappy`
+//! (raw snappy + big-endian CRC32 of the uncompressed data, checked) and `zstandard` (`ruzstd`).
+//!
+//! Every codec stops at the block limit before it allocates more: a zstd frame claiming a huge
+//! window or content size, or a snappy block claiming a huge length, is an error, not an
+//! allocation.
+
+use std::fmt;
+
+use ruzstd::decoding::errors::{FrameDecoderError, ReadFrameHeaderError};
+use ruzstd::decoding::{BlockDecodingStrategy, FrameDecoder};
+
+use crate::error::{Error, Result};
+
+/// The compression codec of an Avro container file (`avro.codec`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Codec {
+    /// Uncompressed blocks (also the default when `avro.codec` is absent).
+    Null,
+    /// Raw deflate (RFC 1951), no zlib header.
+    Deflate,
+    /// Raw snappy followed by the big-endian CRC32 of the uncompressed block (Paimon 0.8).
+    Snappy,
+    /// A zstd frame per block (Paimon 0.9 and later).
+    Zstandard,
+}
+
+impl Codec {
+    /// The codec named by `avro.codec`; `bzip2`, `xz` and unknown names are unsupported.
+    pub fn from_name(name: &str) -> Result<Codec> {
+        match name {
+            "null" | "" => Ok(Codec::Null),
+            "deflate" => Ok(Codec::Deflate),
+            "snappy" => Ok(Codec::Snappy),
+            "zstandard" => Ok(Codec::Zstandard),
+            other => Err(Error::unsupported(format!(
+                "Avro codec {other:?} is not supported (supported: null, deflate, snappy, zstandard)"
+            ))),
+        }
+    }
+
+    /// The name as written in `avro.codec`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Codec::Null => "null",
+            Codec::Deflate => "deflate",
+            Codec::Snappy => "snappy",
+            Codec::Zstandard => "zstandard",
+        }
+    }
+}
+
+impl fmt::Display for Codec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The smallest zstd window accepted even under a tiny block limit (1 MiB; level-1 frames
+/// without a pledged size use 512 KiB).
+const MIN_ZSTD_WINDOW: u64 = 1 << 20;
+
+/// Reusable decompression state (a zstd frame decoder and an output buffer), so that decoding
+/// thousands of small manifests does not allocate a window per block.
+pub(crate) struct Decompressor {
+    zstd: FrameDecoder,
+    buf: Vec<u8>,
+}
+
+impl fmt::Debug for Decompressor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Decompressor")
+            .field("buf_capacity", &self.buf.capacity())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for Decompressor {
+    fn default() -> Self {
+        Decompressor {
+            zstd: FrameDecoder::new(),
+            buf: Vec::new(),
+        }
+    }
+}
+
+fn too_big(size: u64, max: u64) -> Error {
+    Error::limit(
+        "max-avro-block-bytes",
+        format!("Avro block decompresses to more than {max} bytes (at least {size})"),
+    )
+}
+
+impl Decompressor {
+    /// Decompresses one block's `data`; the result is at most `max` bytes.
+    pub(crate) fn decompress<'s>(
+        &'s mut self,
+        codec: Codec,
+        data: &'s [u8],
+        max: u64,
+    ) -> Result<&'s [u8]> {
+        let max_usize = usize::try_from(max).unwrap_or(usize::MAX);
+        match codec {
+            Codec::Null => {
+                if data.len() as u64 > max {
+                    return Err(too_big(data.len() as u64, max));
+                }
+                Ok(data)
+            }
+            Codec::Deflate => {
+                self.buf = miniz_oxide::inflate::decompress_to_vec_with_limit(data, max_usize)
+                    .map_err(|e| match e.status {
+                        miniz_oxide::inflate::TINFLStatus::HasMoreOutput => {
+                            too_big(max.saturating_add(1), max)
+                        }
+                        status => Error::format(format!(
+                            "expected a deflate stream, found corrupt data ({status:?})"
+                        )),
+                    })?;
+                Ok(&self.buf)
+            }
+            Codec::Snappy => {
+                self.snappy(data, max)?;
+                Ok(&self.buf)
+            }
+            Codec::Zstandard => {
+                self.zstd(data, max)?;
+                Ok(&self.buf)
+            }
+        }
+    }
+
+    fn snappy(&mut self, data: &[u8], max: u64) -> Result<()> {
+        let split = data.len().checked_sub(4).ok_or_else(|| {
+            Error::format(format!(
+                "expected a snappy block with a 4-byte CRC, found {} bytes",
+                data.len()
+            ))
+        })?;
+        let (compressed, crc) = data.split_at(split);
+        let expected = crc
+            .try_into()
+            .map(u32::from_be_bytes)
+            .map_err(|_| Error::format("expected a 4-byte snappy CRC"))?;
+        let len = snap::raw::decompress_len(compressed)
+            .map_err(|e| Error::format(format!("expected a snappy block, found {e}")))?;
+        if len as u64 > max {
+            return Err(too_big(len as u64, max));
+        }
+        self.buf.clear();
+        self.buf.resize(len, 0);
+        let n = snap::raw::Decoder::new()
+            .decompress(compressed, &mut self.buf)
+            .map_err(|e| Error::format(format!("expected a snappy block, found {e}")))?;
+        self.buf.truncate(n);
+        let actual = crc32fast::hash(&self.buf);
+        if actual != expected {
+            return Err(Error::format(format!(
+                "snappy block CRC mismatch: expected {expected:#010x}, computed {actual:#010x}"
+            )));
+        }
+        Ok(())
+    }
+
+    fn zstd(&mut self, data: &[u8], max: u64) -> Result<()> {
+        self.buf.clear();
+        self.zstd.set_max_window_size(max.max(MIN_ZSTD_WINDOW));
+        let mut input = data;
+        let mut frames = 0u32;
+        while !input.is_empty() {
+            match self.zstd.reset(&mut input) {
+                Ok(()) => {}
+                Err(FrameDecoderError::ReadFrameHeaderError(ReadFrameHeaderError::SkipFrame {
+                    length,
+                    ..
+                })) => {
+                    input = usize::try_from(length)
+                        .ok()
+                        .and_then(|l| input.get(l..))
+                        .ok_or_else(|| {
+                            Error::format("expected a zstd skippable frame, found end of block")
+                        })?;
+                    continue;
+                }
+                Err(FrameDecoderError::WindowSizeTooBig { requested, max: m }) => {
+                    return Err(Error::limit(
+                        "max-avro-block-bytes",
+                        format!("zstd frame asks for a {requested}-byte window (at most {m})"),
+                    ));
+                }
+                Err(e) => {
+                    return Err(Error::format(format!(
+                        "expected a zstd frame, found {e}{}",
+                        if frames > 0 { " after the first frame" } else { "" }
+                    )))
+                }
+            }
+            frames += 1;
+            let declared = self.zstd.content_size();
+            if declared > max || (self.buf.len() as u64).saturating_add(declared) > max {
+                return Err(too_big(
+                    (self.buf.len() as u64).saturating_add(declared),
+                    max,
+                ));
+            }
+            let start = self.buf.len();
+            loop {
+                let finished = self
+                    .zstd
+                    .decode_blocks(&mut input, BlockDecodingStrategy::UptoBlocks(1))
+                    .map_err(|e| Error::format(format!("corrupt zstd data: {e}")))?;
+                self.zstd
+                    .collect_to_writer(&mut self.buf)
+                    .map_err(|e| Error::format(format!("corrupt zstd data: {e}")))?;
+                if self.buf.len() as u64 > max {
+                    return Err(too_big(self.buf.len() as u64, max));
+                }
+                if finished && self.zstd.can_collect() == 0 {
+                    break;
+                }
+            }
+            let produced = (self.buf.len() - start) as u64;
+            if declared != 0 && produced != declared {
+                return Err(Error::format(format!(
+                    "zstd frame declares {declared} bytes, found {produced}"
+                )));
+            }
+        }
+        if frames == 0 {
+            return Err(Error::format(
+                "expected a zstd frame, found an empty block",
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn snappy_block(data: &[u8]) -> Vec<u8> {
+        let mut out = snap::raw::Encoder::new().compress_vec(data).unwrap();
+        out.extend_from_slice(&crc32fast::hash(data).to_be_bytes());
+        out
+    }
+
+    fn zstd_frame(data: &[u8]) -> Vec<u8> {
+        ruzstd::encoding::compress_to_vec(data, ruzstd::encoding::CompressionLevel::Fastest)
+    }
+
+    fn sample() -> Vec<u8> {
+        (0..20_000u32).flat_map(|i| (i % 251).to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn all_codecs_round_trip() {
+        let data = sample();
+        let mut d = Decompressor::default();
+        assert_eq!(d.decompress(Codec::Null, &data, 1 << 20).unwrap(), &data[..]);
+        let deflated = miniz_oxide::deflate::compress_to_vec(&data, 6);
+        assert_eq!(
+            d.decompress(Codec::Deflate, &deflated, 1 << 20).unwrap(),
+            &data[..]
+        );
+        let sn = snappy_block(&data);
+        assert_eq!(d.decompress(Codec::Snappy, &sn, 1 << 20).unwrap(), &data[..]);
+        let z = zstd_frame(&data);
+        assert_eq!(
+            d.decompress(Codec::Zstandard, &z, 1 << 20).unwrap(),
+            &data[..]
+        );
+        // Two frames in one block are concatenated.
+        let mut two = z.clone();
+        two.extend_from_slice(&zstd_frame(b"tail"));
+        let out = d.decompress(Codec::Zstandard, &two, 1 << 20).unwrap();
+        assert_eq!(out.len(), data.len() + 4);
+    }
+
+    #[test]
+    fn limits_are_enforced_before_allocation() {
+        let data = sample();
+        let mut d = Decompressor::default();
+        for (codec, block) in [
+            (Codec::Null, data.clone()),
+            (Codec::Deflate, miniz_oxide::deflate::compress_to_vec(&data, 6)),
+            (Codec::Snappy, snappy_block(&data)),
+            (Codec::Zstandard, zstd_frame(&data)),
+        ] {
+            let e = d.decompress(codec, &block, 1000).unwrap_err();
+            assert_eq!(e.kind(), crate::error::ErrorKind::Limit, "{codec}: {e}");
+            assert!(e.to_string().contains("max-avro-block-bytes"), "{e}");
+        }
+    }
+
+    #[test]
+    fn snappy_crc_is_checked() {
+        let mut block = snappy_block(b"hello hello hello");
+        let n = block.len();
+        block[n - 1] ^= 1;
+        let e = Decompressor::default()
+            .decompress(Codec::Snappy, &block, 1 << 20)
+            .unwrap_err();
+        assert!(e.to_string().contains("CRC mismatch"), "{e}");
+        assert!(Decompressor::default()
+            .decompress(Codec::Snappy, &[1, 2], 1 << 20)
+            .is_err());
+    }
+
+    #[test]
+    fn snappy_huge_claimed_length_is_a_limit_error() {
+        // Varint length 0xffffffff then nothing.
+        let block = [0xff, 0xff, 0xff, 0xff, 0x0f, 0, 0, 0, 0];
+        let e = Decompressor::default()
+            .decompress(Codec::Snappy, &block, 1 << 20)
+            .unwrap_err();
+        assert!(
+            matches!(
+                e.kind(),
+                crate::error::ErrorKind::Limit | crate::error::ErrorKind::Format
+            ),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn zstd_huge_window_and_content_size_are_limit_errors() {
+        // Frame header: magic, descriptor with FCS flag 3 (8 bytes) + single segment.
+        let mut frame = vec![0x28, 0xb5, 0x2f, 0xfd, 0b1110_0000];
+        frame.extend_from_slice(&u64::MAX.to_le_bytes());
+        frame.extend_from_slice(&[0x01, 0x00, 0x00]);
+        let e = Decompressor::default()
+            .decompress(Codec::Zstandard, &frame, 1 << 20)
+            .unwrap_err();
+        assert_eq!(e.kind(), crate::error::ErrorKind::Limit, "{e}");
+        // Window descriptor claiming 2^41 bytes, no content size.
+        let frame = [0x28, 0xb5, 0x2f, 0xfd, 0x00, 0xf8, 0x01, 0x00, 0x00];
+        let e = Decompressor::default()
+            .decompress(Codec::Zstandard, &frame, 1 << 20)
+            .unwrap_err();
+        assert_eq!(e.kind(), crate::error::ErrorKind::Limit, "{e}");
+    }
+
+    #[test]
+    fn corrupt_zstd_is_a_format_error() {
+        let mut z = zstd_frame(&sample());
+        z.truncate(z.len() / 2);
+        let e = Decompressor::default()
+            .decompress(Codec::Zstandard, &z, 1 << 20)
+            .unwrap_err();
+        assert_eq!(e.kind(), crate::error::ErrorKind::Format, "{e}");
+        assert!(Decompressor::default()
+            .decompress(Codec::Zstandard, b"not zstd", 1 << 20)
+            .is_err());
+        assert!(Decompressor::default()
+            .decompress(Codec::Zstandard, b"", 1 << 20)
+            .is_err());
+    }
+
+    #[test]
+    fn codec_names() {
+        for c in [Codec::Null, Codec::Deflate, Codec::Snappy, Codec::Zstandard] {
+            assert_eq!(Codec::from_name(c.as_str()).unwrap(), c);
+        }
+        let e = Codec::from_name("bzip2").unwrap_err();
+        assert_eq!(e.kind(), crate::error::ErrorKind::Unsupported);
+    }
+}

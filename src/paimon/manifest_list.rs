@@ -1,0 +1,141 @@
+//! `manifest/manifest-list-<uuid>-<n>`: the manifests of one snapshot's base, delta or
+//! changelog list, [`ManifestFileMeta`] (`paimon-format.md` §3.3).
+//!
+//! Decoded by field name against the file's writer schema; pypaimon's extra fields
+//! (`_TOTAL_BUCKETS`, `_EXTRA_FILES`) and the partition null counts are skipped.
+
+use crate::error::Result;
+use crate::limits::Limits;
+
+use super::avro::decode::{FieldSpec, Kind, RecordSpec};
+use super::avro::{read_records, AvroSchemaCache, Row};
+use super::manifest::check_manifest_version;
+
+/// Min/max of the partitions a manifest covers (`_PARTITION_STATS`), as serialized BinaryRows
+/// (see [`crate::paimon::binary_row`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PartitionStats {
+    /// `_MIN_VALUES`.
+    pub min_values: Vec<u8>,
+    /// `_MAX_VALUES`.
+    pub max_values: Vec<u8>,
+}
+
+/// One manifest listed in a manifest list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ManifestFileMeta {
+    /// `_VERSION` (always 2).
+    pub version: i32,
+    /// `_FILE_NAME`: the manifest's name in `manifest/`.
+    pub file_name: String,
+    /// `_FILE_SIZE` in bytes.
+    pub file_size: i64,
+    /// `_NUM_ADDED_FILES`: ADD entries in the manifest.
+    pub num_added_files: i64,
+    /// `_NUM_DELETED_FILES`: DELETE entries in the manifest.
+    pub num_deleted_files: i64,
+    /// `_PARTITION_STATS` (nullable in 0.8 files).
+    pub partition_stats: Option<PartitionStats>,
+    /// `_SCHEMA_ID` when written.
+    pub schema_id: i64,
+    /// `_MIN_BUCKET` (1.1+).
+    pub min_bucket: Option<i32>,
+    /// `_MAX_BUCKET` (1.1+).
+    pub max_bucket: Option<i32>,
+    /// `_MIN_LEVEL` (1.1+).
+    pub min_level: Option<i32>,
+    /// `_MAX_LEVEL` (1.1+).
+    pub max_level: Option<i32>,
+    /// `_MIN_ROW_ID` (1.4+).
+    pub min_row_id: Option<i64>,
+    /// `_MAX_ROW_ID` (1.4+).
+    pub max_row_id: Option<i64>,
+}
+
+const VERSION: usize = 1;
+const FILE_NAME: usize = 2;
+const FILE_SIZE: usize = 3;
+const NUM_ADDED: usize = 4;
+const NUM_DELETED: usize = 5;
+const PARTITION_STATS: usize = 6;
+const MIN_VALUES: usize = 7;
+const MAX_VALUES: usize = 8;
+const SCHEMA_ID: usize = 9;
+const MIN_BUCKET: usize = 10;
+const MAX_BUCKET: usize = 11;
+const MIN_LEVEL: usize = 12;
+const MAX_LEVEL: usize = 13;
+const MIN_ROW_ID: usize = 14;
+const MAX_ROW_ID: usize = 15;
+
+const fn f(name: &'static str, kind: Kind, slot: usize) -> FieldSpec {
+    FieldSpec { name, kind, slot }
+}
+
+static STATS_FIELDS: [FieldSpec; 2] = [
+    f("_MIN_VALUES", Kind::Bytes, MIN_VALUES),
+    f("_MAX_VALUES", Kind::Bytes, MAX_VALUES),
+];
+
+static META_FIELDS: [FieldSpec; 13] = [
+    f("_VERSION", Kind::Int, VERSION),
+    f("_FILE_NAME", Kind::Str, FILE_NAME),
+    f("_FILE_SIZE", Kind::Long, FILE_SIZE),
+    f("_NUM_ADDED_FILES", Kind::Long, NUM_ADDED),
+    f("_NUM_DELETED_FILES", Kind::Long, NUM_DELETED),
+    f("_PARTITION_STATS", Kind::Record(&STATS_FIELDS), PARTITION_STATS),
+    f("_SCHEMA_ID", Kind::Long, SCHEMA_ID),
+    f("_MIN_BUCKET", Kind::Int, MIN_BUCKET),
+    f("_MAX_BUCKET", Kind::Int, MAX_BUCKET),
+    f("_MIN_LEVEL", Kind::Int, MIN_LEVEL),
+    f("_MAX_LEVEL", Kind::Int, MAX_LEVEL),
+    f("_MIN_ROW_ID", Kind::Long, MIN_ROW_ID),
+    f("_MAX_ROW_ID", Kind::Long, MAX_ROW_ID),
+];
+
+static META: RecordSpec = RecordSpec {
+    name: "ManifestFileMeta",
+    fields: &META_FIELDS,
+    slots: MAX_ROW_ID + 1,
+};
+
+fn build(row: Row<'_, '_>) -> Result<ManifestFileMeta> {
+    row.require(0, "manifest file meta")?;
+    let version = row.int(VERSION, "_VERSION")?;
+    check_manifest_version(version)?;
+    let partition_stats = if row.present(PARTITION_STATS) {
+        Some(PartitionStats {
+            min_values: row.bytes(MIN_VALUES, "_MIN_VALUES")?.to_vec(),
+            max_values: row.bytes(MAX_VALUES, "_MAX_VALUES")?.to_vec(),
+        })
+    } else {
+        None
+    };
+    Ok(ManifestFileMeta {
+        version,
+        file_name: row.str(FILE_NAME, "_FILE_NAME")?.to_string(),
+        file_size: row.long(FILE_SIZE, "_FILE_SIZE")?,
+        num_added_files: row.long(NUM_ADDED, "_NUM_ADDED_FILES")?,
+        num_deleted_files: row.long(NUM_DELETED, "_NUM_DELETED_FILES")?,
+        partition_stats,
+        schema_id: row.long(SCHEMA_ID, "_SCHEMA_ID")?,
+        min_bucket: row.opt_int(MIN_BUCKET, "_MIN_BUCKET")?,
+        max_bucket: row.opt_int(MAX_BUCKET, "_MAX_BUCKET")?,
+        min_level: row.opt_int(MIN_LEVEL, "_MIN_LEVEL")?,
+        max_level: row.opt_int(MAX_LEVEL, "_MAX_LEVEL")?,
+        min_row_id: row.opt_long(MIN_ROW_ID, "_MIN_ROW_ID")?,
+        max_row_id: row.opt_long(MAX_ROW_ID, "_MAX_ROW_ID")?,
+    })
+}
+
+/// Reads every entry of a manifest list (an Avro container file).
+///
+/// `cache` keeps the compiled writer schema for the next file; `limits` bounds blocks, block
+/// sizes and records. The caller adds the file name to errors.
+pub fn read_manifest_list(
+    bytes: &[u8],
+    cache: &mut AvroSchemaCache,
+    limits: &Limits,
+) -> Result<Vec<ManifestFileMeta>> {
+    read_records(bytes, cache, limits, &META, build)
+}

@@ -1,0 +1,415 @@
+//! The Markdown rendering: ready to paste into a GitHub issue.
+//!
+//! Layout: the verdict; a findings table; per table a timeline table in the style of Paimon bug
+//! reports (snapshot, kind, commit user, identifier, records, changelog records), consumers, and
+//! the evidence of each finding in `<details>`; the tool version, the clock and a digest of the
+//! input. Everything taken from the artifact (names, paths, users) is escaped so it renders
+//! inert. The output stays under GitHub's comment limit: long timelines show the snapshots around
+//! the findings and collapse the rest, and per-table lists are capped with a count of what was
+//! left out.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+use super::format_utc;
+use super::model::{Finding, Report, Severity, TableReport, Verdict};
+
+/// GitHub's comment limit is 65,536 characters; leave room for a human's words around it.
+pub const GITHUB_COMMENT_LIMIT: usize = 60_000;
+
+/// Snapshots shown around each finding when a timeline is long.
+const CONTEXT: i64 = 2;
+/// Timelines up to this many snapshots are shown whole.
+const FULL_TIMELINE: usize = 30;
+/// Rows of the evidence `<details>` kept per finding.
+const EVIDENCE_LINES: usize = 40;
+
+/// Renders the report as Markdown, within [`GITHUB_COMMENT_LIMIT`] characters.
+pub fn render(report: &Report) -> String {
+    for budget in [usize::MAX, 400, 120, 40, 10] {
+        let out = render_with(report, budget);
+        if out.chars().count() <= GITHUB_COMMENT_LIMIT || budget == 10 {
+            return out;
+        }
+    }
+    String::new()
+}
+
+fn render_with(report: &Report, rows_per_list: usize) -> String {
+    let mut out = String::new();
+    let icon = match report.verdict {
+        Verdict::Pass => "✅",
+        Verdict::Warn => "⚠️",
+        Verdict::Fail => "❌",
+    };
+    let _ = writeln!(
+        out,
+        "## {icon} Paimon recovery check: **{}**\n",
+        report.verdict.as_str().to_uppercase()
+    );
+    let s = &report.summary;
+    let _ = writeln!(
+        out,
+        "`{}` · {} table{} · {} error{}, {} warning{}, {} info\n",
+        code_span(&report.input.name),
+        s.tables,
+        plural(s.tables),
+        s.errors,
+        plural(s.errors),
+        s.warnings,
+        plural(s.warnings),
+        s.infos
+    );
+
+    let all: Vec<(Option<&TableReport>, &Finding)> = report
+        .all_findings()
+        .filter(|(_, f)| f.severity > Severity::Info)
+        .collect();
+    if all.is_empty() {
+        out.push_str("No errors or warnings.\n\n");
+    } else {
+        out.push_str(
+            "| | Finding | Table | Snapshot | Consumer | Message |\n|---|---|---|---|---|---|\n",
+        );
+        for (i, (table, f)) in all.iter().enumerate() {
+            if i >= rows_per_list {
+                let _ = writeln!(
+                    out,
+                    "| | … | | | | {} more findings (see the JSON report) |",
+                    all.len() - i
+                );
+                break;
+            }
+            let _ = writeln!(
+                out,
+                "| {} | `{}` | {} | {} | {} | {} |",
+                severity_icon(f.severity),
+                f.code.as_str(),
+                table.map(table_name).unwrap_or_default(),
+                f.snapshot.map(|s| s.to_string()).unwrap_or_default(),
+                f.consumer.as_deref().map(cell).unwrap_or_default(),
+                cell(&f.message)
+            );
+        }
+        out.push('\n');
+    }
+
+    for f in &report.findings {
+        finding_details(&mut out, f);
+    }
+    for t in &report.tables {
+        table_section(&mut out, t, rows_per_list);
+    }
+
+    let _ = writeln!(
+        out,
+        "<sub>{} {} · clock {} ({}) · input {} ({} bytes, {} files) · {} manifests decoded</sub>",
+        report.tool.name,
+        report.tool.version,
+        format_utc(report.clock.now_millis),
+        match report.clock.source {
+            super::model::ClockSource::Given => "given",
+            super::model::ClockSource::Capture => "capture time",
+        },
+        code_span(&report.input.digest),
+        report.input.size,
+        report.input.files,
+        report.stats.manifests_decoded,
+    );
+    out
+}
+
+fn table_section(out: &mut String, t: &TableReport, rows_per_list: usize) {
+    let _ = writeln!(out, "### {}\n", table_name(t));
+    let producer = t
+        .options
+        .get("changelog-producer")
+        .map(String::as_str)
+        .unwrap_or("none");
+    let _ = writeln!(
+        out,
+        "changelog-producer `{}` · snapshots {} · hints EARLIEST {} / LATEST {}{}\n",
+        code_span(producer),
+        match (t.earliest, t.latest) {
+            (Some(e), Some(l)) => format!("{e}..{l}"),
+            _ => "none".to_string(),
+        },
+        t.hints
+            .earliest
+            .map_or("absent".to_string(), |v| v.to_string()),
+        t.hints
+            .latest
+            .map_or("absent".to_string(), |v| v.to_string()),
+        t.long_lived_changelogs
+            .map(|r| format!(" · long-lived changelog {}..{}", r.first, r.last))
+            .unwrap_or_default()
+    );
+
+    // Timeline table, seed-001 style.
+    if !t.snapshots.is_empty() {
+        let focus: BTreeSet<i64> = t
+            .findings
+            .iter()
+            .filter(|f| f.severity > Severity::Info)
+            .flat_map(|f| {
+                f.snapshot
+                    .into_iter()
+                    .chain(f.related_snapshots.iter().copied())
+            })
+            .chain(t.consumers.iter().filter_map(|c| c.next_snapshot))
+            .collect();
+        let show = |id: i64| {
+            t.snapshots.len() <= FULL_TIMELINE
+                || focus.iter().any(|f| (id - f).abs() <= CONTEXT)
+                || Some(id) == t.latest
+                || Some(id) == t.earliest
+        };
+        let lost: BTreeSet<i64> = t
+            .findings
+            .iter()
+            .filter(|f| f.code == super::model::Code::LostChangelog)
+            .filter_map(|f| f.snapshot)
+            .collect();
+        out.push_str(
+            "| Snapshot | Kind | Commit user | Identifier | Records (delta) | Changelog records | Time (UTC) |\n\
+             |---:|---|---|---:|---:|---:|---|\n",
+        );
+        let mut skipped = 0u64;
+        let mut shown = 0usize;
+        for s in &t.snapshots {
+            if !show(s.id) || shown >= rows_per_list.max(FULL_TIMELINE) {
+                skipped += 1;
+                continue;
+            }
+            if skipped > 0 {
+                let _ = writeln!(out, "| … | {skipped} snapshots | | | | | |");
+                skipped = 0;
+            }
+            shown += 1;
+            let mark = if lost.contains(&s.id) {
+                " ❌ lost changelog"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                out,
+                "| {} | {}{} | {} | {} | {} | {} | {} |",
+                s.id,
+                s.kind,
+                mark,
+                cell(&s.commit_user),
+                identifier(s.commit_identifier),
+                opt(s.delta_record_count),
+                opt(s.changelog_record_count),
+                format_utc(s.time_millis).trim_end_matches(" UTC")
+            );
+        }
+        if skipped > 0 {
+            let _ = writeln!(out, "| … | {skipped} snapshots | | | | | |");
+        }
+        out.push('\n');
+    }
+
+    if !t.consumers.is_empty() {
+        out.push_str("| Consumer | nextSnapshot | Verdict |\n|---|---:|---|\n");
+        for (i, c) in t.consumers.iter().enumerate() {
+            if i >= rows_per_list {
+                let _ = writeln!(out, "| … {} more | | |", t.consumers.len() - i);
+                break;
+            }
+            let _ = writeln!(
+                out,
+                "| {} | {} | `{}` |",
+                cell(&c.id),
+                opt(c.next_snapshot),
+                c.verdict.as_str()
+            );
+        }
+        out.push('\n');
+    }
+    if let Some(fence) = &t.expiration_fence {
+        if fence.fences_snapshots && fence.snapshots_held > 0 {
+            let _ = writeln!(
+                out,
+                "Consumer {} pins snapshot expiration at {}: {} snapshot{} held beyond `snapshot.num-retained.min`{}.\n",
+                code_span(&fence.consumer),
+                fence.next_snapshot,
+                fence.snapshots_held,
+                plural(fence.snapshots_held as u64),
+                fence
+                    .time_held_millis
+                    .map(|ms| format!(", {} of history", crate::paimon::schema::format_duration(ms)))
+                    .unwrap_or_default()
+            );
+        }
+    }
+
+    let mut infos = 0u64;
+    for (i, f) in t.findings.iter().enumerate() {
+        if f.severity == Severity::Info {
+            infos += 1;
+        }
+        if i >= rows_per_list {
+            let _ = writeln!(
+                out,
+                "_{} more findings in the JSON report._\n",
+                t.findings.len() - i
+            );
+            break;
+        }
+        finding_details(out, f);
+    }
+    let _ = infos;
+}
+
+fn finding_details(out: &mut String, f: &Finding) {
+    let _ = writeln!(
+        out,
+        "<details><summary>{} <code>{}</code> {}</summary>\n",
+        severity_icon(f.severity),
+        f.code.as_str(),
+        html(&f.message)
+    );
+    let mut ids = Vec::new();
+    if let Some(s) = f.snapshot {
+        ids.push(format!("snapshot {s}"));
+    }
+    if let Some(c) = &f.consumer {
+        ids.push(format!("consumer {}", code_span(c)));
+    }
+    if let (Some(u), Some(i)) = (&f.commit_user, f.commit_identifier) {
+        ids.push(format!("commit {} / {}", code_span(u), identifier(i)));
+    }
+    if !ids.is_empty() {
+        let _ = writeln!(out, "{}\n", ids.join(" · "));
+    }
+    if !f.evidence.is_empty() {
+        out.push_str("Evidence:\n");
+        for (i, line) in f.evidence.iter().enumerate() {
+            if i >= EVIDENCE_LINES {
+                let _ = writeln!(out, "- … {} more lines", f.evidence.len() - i);
+                break;
+            }
+            let _ = writeln!(out, "- {}", inline(line));
+        }
+        out.push('\n');
+    }
+    if !f.files.is_empty() {
+        out.push_str("Files:\n");
+        for (i, file) in f.files.iter().enumerate() {
+            if i >= EVIDENCE_LINES {
+                let _ = writeln!(out, "- … {} more files", f.files.len() - i);
+                break;
+            }
+            let _ = writeln!(out, "- {}", code_span(file));
+        }
+        out.push('\n');
+    }
+    let _ = writeln!(out, "**Remedy:** {}\n\n</details>\n", inline(&f.remedy));
+}
+
+fn table_name(t: &TableReport) -> String {
+    let path = if t.path.is_empty() { "(root)" } else { &t.path };
+    if t.branch == "main" {
+        code_span(path)
+    } else {
+        format!("{} branch {}", code_span(path), code_span(&t.branch))
+    }
+}
+
+fn severity_icon(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "❌",
+        Severity::Warning => "⚠️",
+        Severity::Info => "ℹ️",
+    }
+}
+
+fn identifier(i: i64) -> String {
+    if i == i64::MAX {
+        "MAX (batch/end of input)".to_string()
+    } else {
+        i.to_string()
+    }
+}
+
+fn opt(v: Option<i64>) -> String {
+    v.map(|x| x.to_string()).unwrap_or_else(|| "–".to_string())
+}
+
+fn plural(n: u64) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// Escapes text for HTML contexts (inside `<details>`/`<summary>`).
+fn html(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            '\n' | '\r' => out.push(' '),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Escapes text for a Markdown line: HTML escaped and Markdown punctuation neutralised.
+fn inline(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in html(s).chars() {
+        match c {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '#' | '~' | '!' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Escapes text for a table cell.
+fn cell(s: &str) -> String {
+    inline(s)
+}
+
+/// Wraps text in a code span that its own backticks cannot close. Inside a code span Markdown
+/// and HTML are literal, so the text renders inert; `|` is escaped for table cells.
+fn code_span(s: &str) -> String {
+    let cleaned: String = s
+        .chars()
+        .filter(|c| !c.is_control())
+        .collect::<String>()
+        .replace('|', "\\|");
+    let longest_run = cleaned.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest_run + 1);
+    let pad = if cleaned.starts_with('`') || cleaned.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{cleaned}{pad}{fence}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hostile_names_are_inert() {
+        assert_eq!(html("<script>x</script>"), "&lt;script&gt;x&lt;/script&gt;");
+        assert_eq!(inline("a|b*c_[x](y)"), "a\\|b\\*c\\_\\[x\\](y)");
+        assert_eq!(code_span("a`b"), "``a`b``");
+        assert_eq!(code_span("x|y"), "`x\\|y`");
+        assert_eq!(code_span("<img src=x>"), "`<img src=x>`");
+    }
+}

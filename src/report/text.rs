@@ -1,0 +1,138 @@
+//! The terminal rendering: the verdict first, then per table a compact timeline and the
+//! findings with their remedies. Plain text; colour is added by the CLI when stdout is a
+//! terminal.
+
+use std::fmt::Write as _;
+
+use super::format_utc;
+use super::model::{Finding, Report, Severity, TableReport};
+
+/// Renders the report for a terminal.
+pub fn render(report: &Report) -> String {
+    let mut out = String::new();
+    let s = &report.summary;
+    let _ = writeln!(
+        out,
+        "{}: {}  ({} table{}, {} error{}, {} warning{}, {} info)",
+        report.input.name,
+        report.verdict.as_str().to_uppercase(),
+        s.tables,
+        if s.tables == 1 { "" } else { "s" },
+        s.errors,
+        if s.errors == 1 { "" } else { "s" },
+        s.warnings,
+        if s.warnings == 1 { "" } else { "s" },
+        s.infos
+    );
+    let _ = writeln!(
+        out,
+        "clock: {} ({})",
+        format_utc(report.clock.now_millis),
+        match report.clock.source {
+            super::model::ClockSource::Given => "--now",
+            super::model::ClockSource::Capture => "capture time of the artifact",
+        }
+    );
+    for f in &report.findings {
+        out.push('\n');
+        finding(&mut out, f);
+    }
+    for t in &report.tables {
+        out.push('\n');
+        table(&mut out, t);
+    }
+    // Names come from the artifact: never let them drive the terminal (escape sequences).
+    out.chars()
+        .filter(|&c| c == '\n' || !c.is_control())
+        .collect()
+}
+
+fn table(out: &mut String, t: &TableReport) {
+    let name = if t.path.is_empty() { "(root)" } else { &t.path };
+    let _ = write!(out, "== {name}");
+    if t.branch != "main" {
+        let _ = write!(out, " (branch {})", t.branch);
+    }
+    let _ = writeln!(
+        out,
+        "  changelog-producer={}  snapshots {}  hints EARLIEST={} LATEST={}",
+        t.options
+            .get("changelog-producer")
+            .map(String::as_str)
+            .unwrap_or("none"),
+        match (t.earliest, t.latest) {
+            (Some(e), Some(l)) => format!("{e}..{l}"),
+            _ => "none".into(),
+        },
+        t.hints.earliest.map_or("-".into(), |v| v.to_string()),
+        t.hints.latest.map_or("-".into(), |v| v.to_string()),
+    );
+    let shown = if t.snapshots.len() > 40 {
+        let _ = writeln!(
+            out,
+            "   ({} snapshots; the newest 40 are listed)",
+            t.snapshots.len()
+        );
+        t.snapshots.get(t.snapshots.len() - 40..).unwrap_or(&[])
+    } else {
+        &t.snapshots[..]
+    };
+    for s in shown {
+        let ident = if s.commit_identifier == i64::MAX {
+            "MAX".to_string()
+        } else {
+            s.commit_identifier.to_string()
+        };
+        let _ = writeln!(
+            out,
+            "   {:>6} {:<9} {:<24} id={:<6} delta={:<6} changelog={}",
+            s.id,
+            s.kind,
+            truncate(&s.commit_user, 24),
+            ident,
+            s.delta_record_count.map_or("-".into(), |v| v.to_string()),
+            s.changelog_record_count
+                .map_or("-".into(), |v| v.to_string()),
+        );
+    }
+    for c in &t.consumers {
+        let _ = writeln!(
+            out,
+            "   consumer {:<24} nextSnapshot={:<6} {}",
+            c.id,
+            c.next_snapshot.map_or("?".into(), |v| v.to_string()),
+            c.verdict.as_str()
+        );
+    }
+    for f in &t.findings {
+        finding(out, f);
+    }
+}
+
+fn finding(out: &mut String, f: &Finding) {
+    let tag = match f.severity {
+        Severity::Error => "ERROR",
+        Severity::Warning => "WARN ",
+        Severity::Info => "info ",
+    };
+    let _ = writeln!(out, " {tag} [{}] {}", f.code.as_str(), f.message);
+    for line in f.evidence.iter().take(12) {
+        let _ = writeln!(out, "        - {line}");
+    }
+    if f.evidence.len() > 12 {
+        let _ = writeln!(out, "        - … {} more", f.evidence.len() - 12);
+    }
+    if f.severity > Severity::Info {
+        let _ = writeln!(out, "        remedy: {}", f.remedy);
+    }
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(n.saturating_sub(1)).collect();
+        t.push('…');
+        t
+    }
+}

@@ -1,0 +1,679 @@
+//! Reading inputs: the one trait the host implements, and the artifact built on top of it.
+//!
+//! The host (the CLI, the browser worker, a test) hands over bytes through [`RandomAccess`]:
+//! a file on disk read with `pread`, a browser `Blob` read with `Blob.slice` + `FileReaderSync`,
+//! or a buffer in memory. The core never touches `std::fs` or `web-sys` itself (the CLI's
+//! [`native`] module is the only exception, behind the `native` feature).
+//!
+//! An [`Artifact`] is the virtual file tree of everything the user gave: zips are opened by their
+//! central directory (random access: only the entries the analysis asks for are ever read or
+//! inflated), zips inside zips are opened in turn (a GitHub Actions artifact is a zip of the
+//! uploaded zip), and folders are listed as given. Paths are `/`-separated and relative to the
+//! input root; an entry inside a nested zip is `outer.zip!/inner/path`.
+
+mod zip;
+
+#[cfg(feature = "native")]
+pub mod native;
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::error::{Error, Result};
+use crate::limits::Limits;
+
+pub use self::zip::{days_from_civil, NESTED_SEPARATOR};
+
+/// Random access to the bytes of one object the host holds: a file on disk, a browser `Blob`,
+/// a buffer in memory. This is the only way bytes enter the core.
+pub trait RandomAccess {
+    /// Total size in bytes.
+    fn size(&self) -> u64;
+    /// Fills `buf` with the bytes at `offset..offset + buf.len()`; an error if they are not all
+    /// there.
+    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()>;
+}
+
+impl RandomAccess for Vec<u8> {
+    fn size(&self) -> u64 {
+        self.len() as u64
+    }
+
+    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+        self.as_slice().read_exact_at(offset, buf)
+    }
+}
+
+impl RandomAccess for [u8] {
+    fn size(&self) -> u64 {
+        self.len() as u64
+    }
+
+    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+        let start = usize::try_from(offset).map_err(|_| short_read(offset, buf.len()))?;
+        let end = start
+            .checked_add(buf.len())
+            .ok_or_else(|| short_read(offset, buf.len()))?;
+        let src = self
+            .get(start..end)
+            .ok_or_else(|| short_read(offset, buf.len()))?;
+        buf.copy_from_slice(src);
+        Ok(())
+    }
+}
+
+/// A window `offset..offset + len` of another [`RandomAccess`] (a stored zip inside a zip).
+pub struct Slice {
+    inner: Rc<dyn RandomAccess>,
+    offset: u64,
+    len: u64,
+}
+
+impl Slice {
+    /// The window `offset..offset + len` of `inner`; an error if it does not fit.
+    pub fn new(inner: Rc<dyn RandomAccess>, offset: u64, len: u64) -> Result<Self> {
+        match offset.checked_add(len) {
+            Some(end) if end <= inner.size() => Ok(Slice { inner, offset, len }),
+            _ => Err(Error::format(format!(
+                "window {offset}+{len} lies outside the {} bytes available",
+                inner.size()
+            ))),
+        }
+    }
+}
+
+impl RandomAccess for Slice {
+    fn size(&self) -> u64 {
+        self.len
+    }
+
+    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+        let end = offset.checked_add(buf.len() as u64);
+        match end {
+            Some(end) if end <= self.len => self.inner.read_exact_at(self.offset + offset, buf),
+            _ => Err(short_read(offset, buf.len())),
+        }
+    }
+}
+
+fn short_read(offset: u64, len: usize) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::UnexpectedEof,
+        format!("read of {len} bytes at offset {offset} goes past the end"),
+    )
+}
+
+/// One file of a folder input.
+pub struct HostFile {
+    /// Path relative to the folder, `/`-separated.
+    pub path: String,
+    /// Modification time, epoch ms (UTC), if the host knows it.
+    pub modified_millis: Option<i64>,
+    /// The bytes.
+    pub data: Rc<dyn RandomAccess>,
+}
+
+/// What the user gave.
+pub enum Input {
+    /// A zip file (nested zips inside it are opened too).
+    Zip {
+        /// The file name (no directories).
+        name: String,
+        /// The bytes.
+        data: Rc<dyn RandomAccess>,
+    },
+    /// A folder, as a list of files.
+    Folder {
+        /// The folder name.
+        name: String,
+        /// Its files.
+        files: Vec<HostFile>,
+    },
+}
+
+impl Input {
+    /// The name the user gave.
+    pub fn name(&self) -> &str {
+        match self {
+            Input::Zip { name, .. } | Input::Folder { name, .. } => name,
+        }
+    }
+}
+
+/// A modification time as the artifact records it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileTime {
+    /// A true UTC instant (folders, zip extended-timestamp fields), epoch ms.
+    Utc(i64),
+    /// A zip's MS-DOS date and time: local time of the machine that wrote the zip, 2-second
+    /// precision, no zone. Given here as epoch ms as if it were UTC; the analysis estimates the
+    /// zone offset from snapshot files (see `Clock::zip_time_offset_minutes`).
+    ZipLocal(i64),
+}
+
+impl FileTime {
+    /// Epoch ms, correcting zip local times by `zip_offset_minutes` (local − UTC).
+    pub fn to_utc_millis(self, zip_offset_minutes: Option<i64>) -> i64 {
+        match self {
+            FileTime::Utc(ms) => ms,
+            FileTime::ZipLocal(ms) => ms - zip_offset_minutes.unwrap_or(0) * 60_000,
+        }
+    }
+
+    /// The time's precision in ms (zip DOS times have 2-second precision).
+    pub fn precision_millis(self) -> i64 {
+        match self {
+            FileTime::Utc(_) => 1,
+            FileTime::ZipLocal(_) => 2_000,
+        }
+    }
+}
+
+/// One file of the artifact.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileEntry {
+    /// Path relative to the input root, `/`-separated; nested zips as `outer.zip!/inner`.
+    pub path: String,
+    /// Size in bytes (uncompressed), as declared.
+    pub size: u64,
+    /// Size in the archive (compressed); equal to `size` for folders.
+    pub stored_size: u64,
+    /// CRC-32 the zip declares, if any.
+    pub crc32: Option<u32>,
+    /// Modification time.
+    pub modified: Option<FileTime>,
+    location: Location,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Location {
+    Zip { container: usize, index: usize },
+    Host { index: usize },
+}
+
+/// Counters of what was read, for reports and for the tests that prove data files are never
+/// inflated.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SourceStats {
+    /// Files listed.
+    pub files_listed: u64,
+    /// Files whose content was read.
+    pub files_read: u64,
+    /// Bytes delivered by reads (inflated bytes for zip entries).
+    pub bytes_inflated: u64,
+}
+
+/// The virtual file tree of an input.
+pub struct Artifact {
+    name: String,
+    size: u64,
+    entries: Vec<FileEntry>,
+    index: HashMap<String, usize>,
+    zips: Vec<RefCell<zip::ZipContainer>>,
+    host_files: Vec<Rc<dyn RandomAccess>>,
+    problems: Vec<Error>,
+    limits: Limits,
+    stats: Cell<SourceStats>,
+}
+
+impl Artifact {
+    /// Opens the inputs. Several inputs are placed side by side under their names; a single
+    /// input is the root itself.
+    ///
+    /// Errors only when nothing at all can be read (the only input is not a zip, or a limit on
+    /// the artifact as a whole is exceeded); damage to parts (a broken nested zip, a hostile
+    /// name) is recorded in [`Artifact::problems`] and the rest is kept.
+    pub fn open(inputs: Vec<Input>, limits: &Limits) -> Result<Artifact> {
+        let prefix_with_name = inputs.len() > 1;
+        let name = inputs
+            .iter()
+            .map(Input::name)
+            .collect::<Vec<_>>()
+            .join(" + ");
+        let mut builder = Builder {
+            limits: limits.clone(),
+            entries: Vec::new(),
+            zips: Vec::new(),
+            host_files: Vec::new(),
+            problems: Vec::new(),
+            size: 0,
+            total_entries: 0,
+        };
+        for input in inputs {
+            let prefix = if prefix_with_name {
+                format!("{}/", input.name())
+            } else {
+                String::new()
+            };
+            match input {
+                Input::Zip { name, data } => {
+                    builder.size += data.size();
+                    if let Err(e) = builder.add_zip(data, &prefix, 0) {
+                        let e = e.in_file(name);
+                        if !prefix_with_name || e.kind() == crate::error::ErrorKind::Limit {
+                            return Err(e);
+                        }
+                        builder.problems.push(e);
+                    }
+                }
+                Input::Folder { files, .. } => builder.add_folder(files, &prefix)?,
+            }
+        }
+        Ok(builder.finish(name))
+    }
+
+    /// The input's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Total bytes the host handed over.
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// Every file, sorted by path.
+    pub fn files(&self) -> &[FileEntry] {
+        &self.entries
+    }
+
+    /// The file at `path`, if any.
+    pub fn get(&self, path: &str) -> Option<&FileEntry> {
+        self.index.get(path).and_then(|&i| self.entries.get(i))
+    }
+
+    /// The files directly or indirectly below the directory `dir` (no trailing `/`), in path
+    /// order. `dir` empty means every file.
+    pub fn files_under(&self, dir: &str) -> &[FileEntry] {
+        if dir.is_empty() {
+            return &self.entries;
+        }
+        let lo = format!("{dir}/");
+        // '0' is the character after '/', so this is the first path past the directory.
+        let hi = format!("{dir}0");
+        let start = self
+            .entries
+            .partition_point(|e| e.path.as_str() < lo.as_str());
+        let end = self
+            .entries
+            .partition_point(|e| e.path.as_str() < hi.as_str());
+        self.entries.get(start..end).unwrap_or(&[])
+    }
+
+    /// Problems met while opening (broken nested zips, hostile or duplicate names).
+    pub fn problems(&self) -> &[Error] {
+        &self.problems
+    }
+
+    /// What has been read so far.
+    pub fn stats(&self) -> SourceStats {
+        self.stats.get()
+    }
+
+    /// The limits this artifact was opened with.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Reads the whole content of `path`, refusing more than `max` bytes (and the limits the
+    /// artifact was opened with). Errors name the file.
+    pub fn read(&self, path: &str, max: u64) -> Result<Vec<u8>> {
+        let entry = self
+            .get(path)
+            .ok_or_else(|| Error::missing("no such file in the artifact").in_file(path))?;
+        self.read_entry(entry, max)
+    }
+
+    /// Reads the whole content of `entry`, refusing more than `max` bytes.
+    pub fn read_entry(&self, entry: &FileEntry, max: u64) -> Result<Vec<u8>> {
+        let max = max.min(self.limits.max_entry_bytes);
+        let mut stats = self.stats.get();
+        let remaining_total = self
+            .limits
+            .max_total_bytes
+            .saturating_sub(stats.bytes_inflated);
+        if remaining_total == 0 {
+            return Err(Error::limit(
+                "max-total-bytes",
+                format!(
+                    "{} bytes have already been read in this run",
+                    stats.bytes_inflated
+                ),
+            )
+            .in_file(&entry.path));
+        }
+        let max = max.min(remaining_total);
+        if entry.size > max {
+            return Err(Error::limit(
+                if max == remaining_total {
+                    "max-total-bytes"
+                } else {
+                    "max-entry-bytes"
+                },
+                format!("the file is {} bytes, more than {max} allowed", entry.size),
+            )
+            .in_file(&entry.path));
+        }
+        let bytes = match entry.location {
+            Location::Zip { container, index } => {
+                let zip = self.zips.get(container).ok_or_else(|| {
+                    Error::io("internal: unknown zip container").in_file(&entry.path)
+                })?;
+                zip.borrow_mut()
+                    .read(index, entry, max, &self.limits)
+                    .map_err(|e| e.in_file(&entry.path))?
+            }
+            Location::Host { index } => {
+                let data = self
+                    .host_files
+                    .get(index)
+                    .ok_or_else(|| Error::io("internal: unknown host file").in_file(&entry.path))?;
+                read_all(data.as_ref(), max).map_err(|e| e.in_file(&entry.path))?
+            }
+        };
+        stats.files_read += 1;
+        stats.bytes_inflated += bytes.len() as u64;
+        self.stats.set(stats);
+        Ok(bytes)
+    }
+
+    /// Reads `path` as UTF-8 text, refusing more than `max` bytes.
+    pub fn read_text(&self, path: &str, max: u64) -> Result<String> {
+        let bytes = self.read(path, max)?;
+        String::from_utf8(bytes)
+            .map_err(|e| Error::format(format!("not UTF-8 text: {e}")).in_file(path))
+    }
+}
+
+/// Reads all of `data`, at most `max` bytes.
+fn read_all(data: &dyn RandomAccess, max: u64) -> Result<Vec<u8>> {
+    let size = data.size();
+    if size > max {
+        return Err(Error::limit(
+            "max-entry-bytes",
+            format!("the file is {size} bytes, more than {max} allowed"),
+        ));
+    }
+    let len = usize::try_from(size).map_err(|_| Error::io("file too large for this platform"))?;
+    let mut buf = vec![0u8; len];
+    data.read_exact_at(0, &mut buf)
+        .map_err(|e| Error::io(format!("read failed: {e}")))?;
+    Ok(buf)
+}
+
+/// Collects entries while inputs are opened.
+struct Builder {
+    limits: Limits,
+    entries: Vec<FileEntry>,
+    zips: Vec<RefCell<zip::ZipContainer>>,
+    host_files: Vec<Rc<dyn RandomAccess>>,
+    problems: Vec<Error>,
+    size: u64,
+    total_entries: u64,
+}
+
+impl Builder {
+    fn count_entry(&mut self) -> Result<()> {
+        self.total_entries += 1;
+        if self.total_entries > self.limits.max_total_entries {
+            return Err(Error::limit(
+                "max-total-entries",
+                format!(
+                    "the artifact has more than {} files",
+                    self.limits.max_total_entries
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn add_folder(&mut self, files: Vec<HostFile>, prefix: &str) -> Result<()> {
+        if files.len() as u64 > self.limits.max_entries {
+            return Err(Error::limit(
+                "max-entries",
+                format!(
+                    "the folder has {} files, more than {}",
+                    files.len(),
+                    self.limits.max_entries
+                ),
+            ));
+        }
+        for file in files {
+            self.count_entry()?;
+            let path = match normalize_path(&file.path, &self.limits) {
+                Ok(p) => format!("{prefix}{p}"),
+                Err(e) => {
+                    self.problems.push(e.in_file(file.path.clone()));
+                    continue;
+                }
+            };
+            let size = file.data.size();
+            self.size += size;
+            let index = self.host_files.len();
+            self.host_files.push(file.data);
+            if zip::looks_like_zip_name(&path) {
+                let data = self.host_files.get(index).cloned();
+                if let Some(data) = data {
+                    match self.add_zip(data, &format!("{path}{NESTED_SEPARATOR}"), 1) {
+                        Ok(()) => continue,
+                        Err(e) => {
+                            if e.kind() == crate::error::ErrorKind::Limit {
+                                return Err(e.in_file(path));
+                            }
+                            self.problems.push(e.in_file(path.clone()));
+                        }
+                    }
+                }
+            }
+            self.entries.push(FileEntry {
+                path,
+                size,
+                stored_size: size,
+                crc32: None,
+                modified: file.modified_millis.map(FileTime::Utc),
+                location: Location::Host { index },
+            });
+        }
+        Ok(())
+    }
+
+    /// Opens the zip in `data`, whose entries get `prefix`, at nesting `depth`.
+    fn add_zip(&mut self, data: Rc<dyn RandomAccess>, prefix: &str, depth: u32) -> Result<()> {
+        if depth > self.limits.max_nesting {
+            return Err(Error::limit(
+                "max-nesting",
+                format!("zips nested more than {} deep", self.limits.max_nesting),
+            ));
+        }
+        let container = zip::ZipContainer::open(data, &self.limits)?;
+        let listed = container.list(&self.limits);
+        let container_index = self.zips.len();
+        self.zips.push(RefCell::new(container));
+        for item in listed {
+            let item = match item {
+                Ok(item) => item,
+                Err(e) => {
+                    self.problems.push(e.in_file(prefix.trim_end_matches('/')));
+                    continue;
+                }
+            };
+            self.count_entry()?;
+            let path = format!("{prefix}{}", item.path);
+            let entry = FileEntry {
+                path: path.clone(),
+                size: item.size,
+                stored_size: item.stored_size,
+                crc32: Some(item.crc32),
+                modified: item.modified,
+                location: Location::Zip {
+                    container: container_index,
+                    index: item.index,
+                },
+            };
+            if zip::looks_like_zip_name(&path) {
+                match self.open_nested(container_index, &entry) {
+                    Ok(inner) => {
+                        match self.add_zip(inner, &format!("{path}{NESTED_SEPARATOR}"), depth + 1) {
+                            Ok(()) => continue,
+                            Err(e) if e.kind() == crate::error::ErrorKind::Limit => {
+                                return Err(e.in_file(path))
+                            }
+                            Err(e) => self.problems.push(e.in_file(path.clone())),
+                        }
+                    }
+                    Err(e) if e.kind() == crate::error::ErrorKind::Limit => {
+                        self.problems.push(e.in_file(path.clone()))
+                    }
+                    Err(e) => self.problems.push(e.in_file(path.clone())),
+                }
+            }
+            self.entries.push(entry);
+        }
+        Ok(())
+    }
+
+    /// The bytes of a nested zip entry: a window of the outer bytes when stored, else inflated
+    /// into memory (bounded by `max-nested-zip-bytes`).
+    fn open_nested(&mut self, container: usize, entry: &FileEntry) -> Result<Rc<dyn RandomAccess>> {
+        let Location::Zip { index, .. } = entry.location else {
+            return Err(Error::io("internal: nested zip outside a zip"));
+        };
+        let zip = self
+            .zips
+            .get(container)
+            .ok_or_else(|| Error::io("internal: unknown zip container"))?;
+        let mut zip = zip.borrow_mut();
+        if let Some(window) = zip.stored_window(index)? {
+            return Ok(Rc::new(window));
+        }
+        let max = self.limits.max_nested_zip_bytes;
+        let bytes = zip.read(index, entry, max, &self.limits)?;
+        Ok(Rc::new(bytes))
+    }
+
+    fn finish(mut self, name: String) -> Artifact {
+        self.entries.sort_by(|a, b| a.path.cmp(&b.path));
+        let mut index = HashMap::with_capacity(self.entries.len());
+        let mut kept = Vec::with_capacity(self.entries.len());
+        for entry in self.entries {
+            if index.contains_key(&entry.path) {
+                self.problems.push(
+                    Error::format("the name appears more than once; the first copy is used")
+                        .in_file(entry.path.clone()),
+                );
+                continue;
+            }
+            index.insert(entry.path.clone(), kept.len());
+            kept.push(entry);
+        }
+        let stats = SourceStats {
+            files_listed: kept.len() as u64,
+            ..SourceStats::default()
+        };
+        Artifact {
+            name,
+            size: self.size,
+            entries: kept,
+            index,
+            zips: self.zips,
+            host_files: self.host_files,
+            problems: self.problems,
+            limits: self.limits,
+            stats: Cell::new(stats),
+        }
+    }
+}
+
+/// Turns a name from a zip or folder into an artifact path: `/`-separated, no leading `/` or
+/// `./`, no empty, `.` or `..` components, no control characters, within `max-name-bytes`.
+/// Names that cannot be made safe are refused with a message saying why.
+pub fn normalize_path(raw: &str, limits: &Limits) -> Result<String> {
+    if raw.len() as u64 > limits.max_name_bytes {
+        return Err(Error::limit(
+            "max-name-bytes",
+            format!("a name of {} bytes", raw.len()),
+        ));
+    }
+    if raw.chars().any(char::is_control) {
+        return Err(Error::format(
+            "the name contains control characters; the entry is skipped",
+        ));
+    }
+    let unified = raw.replace('\\', "/");
+    let mut parts = Vec::new();
+    for part in unified.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                return Err(Error::format(
+                    "the name climbs out of the archive with '..'; the entry is skipped",
+                ))
+            }
+            p => parts.push(p),
+        }
+    }
+    if parts.is_empty() {
+        return Err(Error::format("the name is empty"));
+    }
+    Ok(parts.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slices_read_inside_their_window_only() {
+        let data: Rc<dyn RandomAccess> = Rc::new((0u8..100).collect::<Vec<u8>>());
+        let s = Slice::new(data.clone(), 10, 20).unwrap();
+        let mut buf = [0u8; 5];
+        s.read_exact_at(15, &mut buf).unwrap();
+        assert_eq!(buf, [25, 26, 27, 28, 29]);
+        assert!(s.read_exact_at(16, &mut buf).is_err());
+        assert!(Slice::new(data, 90, 20).is_err());
+    }
+
+    #[test]
+    fn names_are_normalized_or_refused() {
+        let l = Limits::default();
+        assert_eq!(normalize_path("./a//b/c", &l).unwrap(), "a/b/c");
+        assert_eq!(normalize_path("/abs/x", &l).unwrap(), "abs/x");
+        assert_eq!(normalize_path("win\\path\\f", &l).unwrap(), "win/path/f");
+        assert!(normalize_path("a/../../etc/passwd", &l).is_err());
+        assert!(normalize_path("bad\u{7}name", &l).is_err());
+        assert!(normalize_path("", &l).is_err());
+        let long = "x".repeat(5000);
+        assert!(normalize_path(&long, &l).is_err());
+    }
+
+    #[test]
+    fn folder_inputs_list_and_read() {
+        let files = vec![
+            HostFile {
+                path: "w/db.db/t/snapshot/LATEST".into(),
+                modified_millis: Some(1000),
+                data: Rc::new(b"3".to_vec()),
+            },
+            HostFile {
+                path: "w/db.db/t/schema/schema-0".into(),
+                modified_millis: None,
+                data: Rc::new(b"{}".to_vec()),
+            },
+        ];
+        let a = Artifact::open(
+            vec![Input::Folder {
+                name: "w".into(),
+                files,
+            }],
+            &Limits::default(),
+        )
+        .unwrap();
+        assert_eq!(a.files().len(), 2);
+        assert_eq!(a.files_under("w/db.db/t/snapshot").len(), 1);
+        assert_eq!(a.read_text("w/db.db/t/snapshot/LATEST", 10).unwrap(), "3");
+        assert_eq!(a.stats().bytes_inflated, 1);
+        assert!(a.read("w/db.db/t/snapshot/LATEST", 0).is_err());
+        assert!(a.read("nope", 10).is_err());
+    }
+}

@@ -1,0 +1,603 @@
+//! A random-access zip reader over [`RandomAccess`].
+//!
+//! Written for this tool rather than taken from the `zip` crate because of how it is used:
+//!
+//! * in the browser every read is a `Blob.slice` + `FileReaderSync` round trip, so the central
+//!   directory is fetched in one read and each entry in two (local header, then data);
+//! * every allocation is bounded by a [`Limits`] value checked *before* allocating, and declared
+//!   sizes are never trusted (a "lying" size ends the read at the limit, and the CRC is checked);
+//! * it supports exactly what artifacts use: stored and deflated entries, ZIP64, data
+//!   descriptors; encrypted entries and other methods are reported, not read.
+//!
+//! Reference: PKWARE APPNOTE 6.3.x, sections 4.3.6–4.3.16 and 4.5.3.
+
+use std::rc::Rc;
+
+use crate::error::{Error, Result};
+use crate::limits::Limits;
+
+use super::{normalize_path, FileEntry, FileTime, RandomAccess, Slice};
+
+/// Separates a nested zip's path from the paths inside it: `outer.zip!/inner/path`.
+pub const NESTED_SEPARATOR: &str = "!/";
+
+const EOCD_SIG: u32 = 0x0605_4b50;
+const ZIP64_EOCD_SIG: u32 = 0x0606_4b50;
+const ZIP64_LOCATOR_SIG: u32 = 0x0706_4b50;
+const CENTRAL_SIG: u32 = 0x0201_4b50;
+const LOCAL_SIG: u32 = 0x0403_4b50;
+const EOCD_MIN: u64 = 22;
+const MAX_COMMENT: u64 = 0xFFFF;
+const METHOD_STORED: u16 = 0;
+const METHOD_DEFLATE: u16 = 8;
+const FLAG_ENCRYPTED: u16 = 1;
+const FLAG_UTF8: u16 = 1 << 11;
+const EXTRA_ZIP64: u16 = 0x0001;
+const EXTRA_UNIX_TIME: u16 = 0x5455;
+
+/// Whether a path names a zip that should be opened as a nested archive.
+pub(super) fn looks_like_zip_name(path: &str) -> bool {
+    let lower = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    lower.ends_with(".zip")
+}
+
+/// One entry as listed by the central directory.
+#[derive(Debug, Clone)]
+pub(super) struct Listed {
+    pub index: usize,
+    pub path: String,
+    pub size: u64,
+    pub stored_size: u64,
+    pub crc32: u32,
+    pub modified: Option<FileTime>,
+}
+
+#[derive(Debug, Clone)]
+struct CentralEntry {
+    method: u16,
+    flags: u16,
+    crc32: u32,
+    compressed: u64,
+    uncompressed: u64,
+    local_offset: u64,
+    is_dir: bool,
+    is_symlink: bool,
+}
+
+/// An opened zip: its bytes and its central directory.
+pub(super) struct ZipContainer {
+    data: Rc<dyn RandomAccess>,
+    entries: Vec<CentralEntry>,
+    listed: Vec<Result<Listed>>,
+}
+
+impl ZipContainer {
+    /// Reads the end-of-central-directory record and the central directory.
+    pub fn open(data: Rc<dyn RandomAccess>, limits: &Limits) -> Result<Self> {
+        let size = data.size();
+        if size < EOCD_MIN {
+            return Err(Error::format(format!(
+                "not a zip file: {size} bytes is too short for a zip"
+            )));
+        }
+        // The EOCD is in the last 22 + 65535 bytes.
+        let tail_len = size.min(EOCD_MIN + MAX_COMMENT);
+        let tail = read_vec(data.as_ref(), size - tail_len, tail_len)?;
+        let eocd_pos = (0..=tail.len().saturating_sub(EOCD_MIN as usize))
+            .rev()
+            .find(|&i| le_u32(&tail, i) == Some(EOCD_SIG))
+            .ok_or_else(|| {
+                if data_starts_with_local_header(data.as_ref()) {
+                    Error::format(
+                        "the zip has no central directory (truncated download?); its end is missing",
+                    )
+                } else {
+                    Error::format("not a zip file: no end-of-central-directory record")
+                }
+            })?;
+        let eocd_abs = size - tail_len + eocd_pos as u64;
+        let field = |off: usize, len: usize| -> Result<u64> {
+            le_uint(&tail, eocd_pos + off, len)
+                .ok_or_else(|| Error::format("the end-of-central-directory record is truncated"))
+        };
+        let mut count = field(10, 2)?;
+        let mut cd_size = field(12, 4)?;
+        let mut cd_offset = field(16, 4)?;
+
+        if count == 0xFFFF || cd_size == 0xFFFF_FFFF || cd_offset == 0xFFFF_FFFF {
+            // ZIP64: the locator sits right before the EOCD.
+            if eocd_abs >= 20 {
+                let loc = read_vec(data.as_ref(), eocd_abs - 20, 20)?;
+                if le_u32(&loc, 0) == Some(ZIP64_LOCATOR_SIG) {
+                    let z64_off = le_uint(&loc, 8, 8)
+                        .ok_or_else(|| Error::format("the ZIP64 locator is truncated"))?;
+                    let rec = read_vec(data.as_ref(), z64_off, 56).map_err(|_| {
+                        Error::format("the ZIP64 end-of-central-directory record is out of range")
+                    })?;
+                    if le_u32(&rec, 0) != Some(ZIP64_EOCD_SIG) {
+                        return Err(Error::format(
+                            "the ZIP64 end-of-central-directory record has a bad signature",
+                        ));
+                    }
+                    let f = |off: usize| {
+                        le_uint(&rec, off, 8)
+                            .ok_or_else(|| Error::format("the ZIP64 record is truncated"))
+                    };
+                    count = f(32)?;
+                    cd_size = f(40)?;
+                    cd_offset = f(48)?;
+                }
+            }
+        }
+        if count > limits.max_entries {
+            return Err(Error::limit(
+                "max-entries",
+                format!(
+                    "the zip declares {count} entries, more than {}",
+                    limits.max_entries
+                ),
+            ));
+        }
+        // Bytes before the zip proper (self-extracting stubs, or a zip appended to something)
+        // shift every offset; the central directory must end where the EOCD begins.
+        let cd_end_expected = eocd_abs;
+        let prefix = cd_end_expected
+            .checked_sub(cd_offset.saturating_add(cd_size))
+            .ok_or_else(|| {
+                Error::format(format!(
+                    "the central directory ({cd_size} bytes at offset {cd_offset}) overlaps its own end record"
+                ))
+            })?;
+        // Central directory entries are at least 46 bytes.
+        if cd_size > limits.max_entries.saturating_mul(46 + 0xFFFF * 3) || cd_size > size {
+            return Err(Error::format(format!(
+                "the central directory claims {cd_size} bytes in a {size}-byte file"
+            )));
+        }
+        let cd = read_vec(data.as_ref(), cd_offset + prefix, cd_size)?;
+        let mut entries = Vec::new();
+        let mut listed = Vec::new();
+        let mut pos = 0usize;
+        for index in 0..count {
+            let index = usize::try_from(index)
+                .map_err(|_| Error::format("too many entries for this platform"))?;
+            match parse_central(&cd, pos, size, prefix, limits) {
+                Ok((entry, name, modified, next)) => {
+                    pos = next;
+                    let listed_entry = if entry.is_dir {
+                        None
+                    } else if entry.is_symlink {
+                        Some(Err(Error::unsupported(
+                            "a symbolic link; links are not followed, the entry is skipped",
+                        )
+                        .in_file(name.clone())))
+                    } else {
+                        Some(
+                            normalize_path(&name, limits)
+                                .map_err(|e| e.in_file(name.clone()))
+                                .map(|path| Listed {
+                                    index: entries.len(),
+                                    path,
+                                    size: entry.uncompressed,
+                                    stored_size: entry.compressed,
+                                    crc32: entry.crc32,
+                                    modified,
+                                }),
+                        )
+                    };
+                    if let Some(l) = listed_entry {
+                        listed.push(l);
+                    }
+                    entries.push(entry);
+                }
+                Err(e) => {
+                    listed.push(Err(e.context(format!("central directory entry {index}"))));
+                    break;
+                }
+            }
+        }
+        Ok(ZipContainer {
+            data,
+            entries,
+            listed,
+        })
+    }
+
+    /// The entries (files only), or the problem with each.
+    pub fn list(&self, _limits: &Limits) -> Vec<Result<Listed>> {
+        self.listed.clone()
+    }
+
+    /// The data window of a stored (uncompressed, unencrypted) entry, for reading a nested zip in
+    /// place. `None` for compressed entries.
+    pub fn stored_window(&mut self, index: usize) -> Result<Option<Slice>> {
+        let entry = self
+            .entries
+            .get(index)
+            .ok_or_else(|| Error::io("internal: unknown zip entry"))?;
+        if entry.method != METHOD_STORED || entry.flags & FLAG_ENCRYPTED != 0 {
+            return Ok(None);
+        }
+        let start = self.data_start(entry)?;
+        Slice::new(self.data.clone(), start, entry.compressed).map(Some)
+    }
+
+    /// Reads and inflates an entry, refusing more than `max` bytes, checking the CRC.
+    pub fn read(
+        &mut self,
+        index: usize,
+        file: &FileEntry,
+        max: u64,
+        limits: &Limits,
+    ) -> Result<Vec<u8>> {
+        let entry = self
+            .entries
+            .get(index)
+            .ok_or_else(|| Error::io("internal: unknown zip entry"))?
+            .clone();
+        if entry.flags & FLAG_ENCRYPTED != 0 {
+            return Err(Error::unsupported(
+                "the entry is encrypted; encrypted zips cannot be analysed",
+            ));
+        }
+        if entry.uncompressed > max {
+            return Err(Error::limit(
+                "max-entry-bytes",
+                format!(
+                    "the entry declares {} bytes, more than {max} allowed",
+                    entry.uncompressed
+                ),
+            ));
+        }
+        let ratio_floor = 1 << 20;
+        if entry.uncompressed > ratio_floor
+            && entry.uncompressed / entry.compressed.max(1) > limits.max_ratio
+        {
+            return Err(Error::limit(
+                "max-ratio",
+                format!(
+                    "the entry inflates {} bytes to {} (a ratio above {})",
+                    entry.compressed, entry.uncompressed, limits.max_ratio
+                ),
+            ));
+        }
+        let start = self.data_start(&entry)?;
+        let out = match entry.method {
+            METHOD_STORED => {
+                if entry.compressed != entry.uncompressed {
+                    return Err(Error::format(format!(
+                        "a stored entry with different sizes ({} vs {})",
+                        entry.compressed, entry.uncompressed
+                    )));
+                }
+                read_vec(self.data.as_ref(), start, entry.compressed)?
+            }
+            METHOD_DEFLATE => {
+                // The compressed stream cannot meaningfully exceed the allowed output by more
+                // than the worst-case deflate expansion; refuse absurd declarations up front.
+                let compressed_cap = max.saturating_add(max / 100).saturating_add(1 << 16);
+                if entry.compressed > compressed_cap {
+                    return Err(Error::limit(
+                        "max-entry-bytes",
+                        format!(
+                            "the entry's compressed size {} cannot inflate within {max} bytes",
+                            entry.compressed
+                        ),
+                    ));
+                }
+                let raw = read_vec(self.data.as_ref(), start, entry.compressed)?;
+                inflate_limited(&raw, max, entry.uncompressed)?
+            }
+            other => {
+                return Err(Error::unsupported(format!(
+                    "compression method {other} ({}) is not supported; only stored and deflate",
+                    method_name(other)
+                )))
+            }
+        };
+        if out.len() as u64 != entry.uncompressed {
+            return Err(Error::format(format!(
+                "the entry declares {} bytes but holds {}",
+                entry.uncompressed,
+                out.len()
+            )));
+        }
+        let crc = crc32fast::hash(&out);
+        if crc != entry.crc32 {
+            return Err(Error::format(format!(
+                "CRC mismatch: the zip declares {:08x}, the content has {crc:08x} (damaged download?)",
+                entry.crc32
+            )));
+        }
+        let _ = file;
+        Ok(out)
+    }
+
+    /// Where an entry's data begins: after its local header.
+    fn data_start(&self, entry: &CentralEntry) -> Result<u64> {
+        let header = read_vec(self.data.as_ref(), entry.local_offset, 30)
+            .map_err(|_| Error::format("the entry's local header lies outside the file"))?;
+        if le_u32(&header, 0) != Some(LOCAL_SIG) {
+            return Err(Error::format(format!(
+                "no local header at offset {} (damaged or overlapping entries)",
+                entry.local_offset
+            )));
+        }
+        let name_len = le_uint(&header, 26, 2).unwrap_or(0);
+        let extra_len = le_uint(&header, 28, 2).unwrap_or(0);
+        let start = entry.local_offset + 30 + name_len + extra_len;
+        match start.checked_add(entry.compressed) {
+            Some(end) if end <= self.data.size() => Ok(start),
+            _ => Err(Error::format(format!(
+                "the entry's data ({} bytes at offset {start}) runs past the end of the file (truncated?)",
+                entry.compressed
+            ))),
+        }
+    }
+}
+
+fn data_starts_with_local_header(data: &dyn RandomAccess) -> bool {
+    let mut sig = [0u8; 4];
+    data.read_exact_at(0, &mut sig).is_ok() && u32::from_le_bytes(sig) == LOCAL_SIG
+}
+
+fn method_name(method: u16) -> &'static str {
+    match method {
+        1..=6 => "legacy shrink/reduce/implode",
+        9 => "deflate64",
+        12 => "bzip2",
+        14 => "lzma",
+        93 => "zstandard",
+        95 => "xz",
+        98 => "ppmd",
+        99 => "AES encryption",
+        _ => "unknown",
+    }
+}
+
+/// Parses the central directory entry at `pos`; returns it, its raw name, its time and the
+/// position of the next one.
+fn parse_central(
+    cd: &[u8],
+    pos: usize,
+    file_size: u64,
+    prefix: u64,
+    limits: &Limits,
+) -> Result<(CentralEntry, String, Option<FileTime>, usize)> {
+    let trunc = || Error::format("the central directory is truncated");
+    if le_u32(cd, pos) != Some(CENTRAL_SIG) {
+        return Err(Error::format(
+            "bad central directory signature (damaged zip)",
+        ));
+    }
+    let u = |off: usize, len: usize| le_uint(cd, pos + off, len).ok_or_else(trunc);
+    let flags = u(8, 2)? as u16;
+    let method = u(10, 2)? as u16;
+    let dos_time = u(12, 2)? as u16;
+    let dos_date = u(14, 2)? as u16;
+    let crc32 = u(16, 4)? as u32;
+    let mut compressed = u(20, 4)?;
+    let mut uncompressed = u(24, 4)?;
+    let name_len = u(28, 2)? as usize;
+    let extra_len = u(30, 2)? as usize;
+    let comment_len = u(32, 2)? as usize;
+    let made_by_host = (u(4, 2)? >> 8) as u8;
+    let external_attrs = u(38, 4)? as u32;
+    let mut local_offset = u(42, 4)?;
+    let name_start = pos + 46;
+    let name_bytes = cd
+        .get(name_start..name_start + name_len)
+        .ok_or_else(trunc)?;
+    if name_len as u64 > limits.max_name_bytes {
+        return Err(Error::limit(
+            "max-name-bytes",
+            format!("an entry name of {name_len} bytes"),
+        ));
+    }
+    let name = if flags & FLAG_UTF8 != 0 {
+        String::from_utf8_lossy(name_bytes).into_owned()
+    } else {
+        match std::str::from_utf8(name_bytes) {
+            Ok(s) => s.to_string(),
+            Err(_) => name_bytes.iter().map(|&b| cp437(b)).collect(),
+        }
+    };
+    let extra_start = name_start + name_len;
+    let extra = cd
+        .get(extra_start..extra_start + extra_len)
+        .ok_or_else(trunc)?;
+    let mut modified = dos_to_millis(dos_date, dos_time).map(FileTime::ZipLocal);
+    let mut e = 0usize;
+    while e + 4 <= extra.len() {
+        let id = le_uint(extra, e, 2).unwrap_or(0) as u16;
+        let len = le_uint(extra, e + 2, 2).unwrap_or(0) as usize;
+        let body = extra.get(e + 4..e + 4 + len).unwrap_or(&[]);
+        match id {
+            EXTRA_ZIP64 => {
+                let mut b = 0usize;
+                if uncompressed == 0xFFFF_FFFF {
+                    uncompressed = le_uint(body, b, 8).ok_or_else(trunc)?;
+                    b += 8;
+                }
+                if compressed == 0xFFFF_FFFF {
+                    compressed = le_uint(body, b, 8).ok_or_else(trunc)?;
+                    b += 8;
+                }
+                if local_offset == 0xFFFF_FFFF {
+                    local_offset = le_uint(body, b, 8).ok_or_else(trunc)?;
+                }
+            }
+            // flags byte, then mtime (seconds, UTC) if bit 0 is set.
+            EXTRA_UNIX_TIME if body.first().is_some_and(|f| f & 1 != 0) => {
+                if let Some(secs) = le_uint(body, 1, 4) {
+                    modified = Some(FileTime::Utc(secs as i64 * 1000));
+                }
+            }
+            _ => {}
+        }
+        e += 4 + len;
+    }
+    let next = extra_start + extra_len + comment_len;
+    if next > cd.len() {
+        return Err(trunc());
+    }
+    let local_offset = local_offset
+        .checked_add(prefix)
+        .filter(|&o| o < file_size)
+        .ok_or_else(|| {
+            Error::format(format!(
+                "entry {name:?} starts at offset {local_offset}, outside the {file_size}-byte file"
+            ))
+        })?;
+    let is_dir = name.ends_with('/') || name.ends_with('\\');
+    // Unix symlinks: host 3 (Unix) and S_IFLNK in the high 16 bits of the external attributes.
+    let is_symlink = made_by_host == 3 && (external_attrs >> 16) & 0o170000 == 0o120000;
+    Ok((
+        CentralEntry {
+            method,
+            flags,
+            crc32,
+            compressed,
+            uncompressed,
+            local_offset,
+            is_dir,
+            is_symlink,
+        },
+        name,
+        modified,
+        next,
+    ))
+}
+
+/// Inflates a raw deflate stream, refusing more than `max` output bytes.
+fn inflate_limited(raw: &[u8], max: u64, declared: u64) -> Result<Vec<u8>> {
+    use miniz_oxide::inflate::core::{decompress, inflate_flags, DecompressorOxide};
+    use miniz_oxide::inflate::TINFLStatus;
+
+    let max = usize::try_from(max).unwrap_or(usize::MAX);
+    let initial = usize::try_from(declared).unwrap_or(0).min(max).max(64);
+    let mut out = vec![0u8; initial];
+    let mut state = Box::<DecompressorOxide>::default();
+    let mut in_pos = 0usize;
+    let mut out_pos = 0usize;
+    loop {
+        let input = raw.get(in_pos..).unwrap_or(&[]);
+        let flags = inflate_flags::TINFL_FLAG_USING_NON_WRAPPING_OUTPUT_BUF;
+        let (status, consumed, produced) = decompress(&mut state, input, &mut out, out_pos, flags);
+        in_pos += consumed;
+        out_pos += produced;
+        match status {
+            TINFLStatus::Done => {
+                out.truncate(out_pos);
+                return Ok(out);
+            }
+            TINFLStatus::HasMoreOutput => {
+                if out.len() >= max {
+                    return Err(Error::limit(
+                        "max-entry-bytes",
+                        format!(
+                            "the entry inflates to more than {max} bytes (declared {declared})"
+                        ),
+                    ));
+                }
+                let new_len = out.len().saturating_mul(2).min(max.max(out.len() + 1));
+                out.resize(new_len, 0);
+            }
+            TINFLStatus::NeedsMoreInput | TINFLStatus::FailedCannotMakeProgress => {
+                return Err(Error::format(
+                    "the compressed data ends early (truncated entry)",
+                ))
+            }
+            other => {
+                return Err(Error::format(format!(
+                    "the compressed data is corrupt ({other:?})"
+                )))
+            }
+        }
+    }
+}
+
+fn read_vec(data: &dyn RandomAccess, offset: u64, len: u64) -> Result<Vec<u8>> {
+    let end = offset.checked_add(len);
+    if end.is_none_or(|end| end > data.size()) {
+        return Err(Error::format(format!(
+            "{len} bytes at offset {offset} lie past the end of the {}-byte file (truncated?)",
+            data.size()
+        )));
+    }
+    let len = usize::try_from(len).map_err(|_| Error::io("read too large for this platform"))?;
+    let mut buf = vec![0u8; len];
+    data.read_exact_at(offset, &mut buf)
+        .map_err(|e| Error::io(format!("read failed: {e}")))?;
+    Ok(buf)
+}
+
+fn le_u32(b: &[u8], at: usize) -> Option<u32> {
+    le_uint(b, at, 4).map(|v| v as u32)
+}
+
+fn le_uint(b: &[u8], at: usize, len: usize) -> Option<u64> {
+    let bytes = b.get(at..at.checked_add(len)?)?;
+    Some(
+        bytes
+            .iter()
+            .rev()
+            .fold(0u64, |acc, &x| (acc << 8) | u64::from(x)),
+    )
+}
+
+/// MS-DOS date and time to epoch ms, as if the local time were UTC.
+fn dos_to_millis(date: u16, time: u16) -> Option<i64> {
+    let year = 1980 + i64::from(date >> 9);
+    let month = i64::from((date >> 5) & 0xF);
+    let day = i64::from(date & 0x1F);
+    let hour = i64::from(time >> 11);
+    let minute = i64::from((time >> 5) & 0x3F);
+    let second = i64::from(time & 0x1F) * 2;
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) || hour > 23 || minute > 59 {
+        return None;
+    }
+    Some(((days_from_civil(year, month, day) * 24 + hour) * 60 + minute) * 60_000 + second * 1000)
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+pub fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// Code page 437 (the zip default for names without the UTF-8 flag), upper half mapped
+/// approximately: box-drawing and symbols become '?', letters keep their accents.
+fn cp437(b: u8) -> char {
+    const HIGH: &str = "ÇüéâäàåçêëèïîìÄÅÉæÆôöòûùÿÖÜ¢£¥₧ƒáíóúñÑªº¿⌐¬½¼¡«»";
+    if b < 0x80 {
+        return char::from(b);
+    }
+    HIGH.chars().nth(usize::from(b - 0x80)).unwrap_or('?')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dos_time_converts() {
+        // 2026-11-30 08:33:10 -> date ((46<<9)|(11<<5)|30), time ((8<<11)|(33<<5)|5)
+        let date = (46 << 9) | (11 << 5) | 30;
+        let time = (8 << 11) | (33 << 5) | 5;
+        let ms = dos_to_millis(date, time).unwrap();
+        assert_eq!(ms, 1_796_027_590_000);
+        assert_eq!(days_from_civil(1970, 1, 1), 0);
+    }
+
+    #[test]
+    fn zip_names() {
+        assert!(looks_like_zip_name("a/b/artifact.ZIP"));
+        assert!(!looks_like_zip_name("a/zip/b"));
+    }
+}

@@ -1,0 +1,379 @@
+//! The reconstructed history of one table or branch.
+//!
+//! [`Timeline::load`] reads everything of one [`TableLocation`] that the checks need: schemas
+//! and options, every snapshot, the hints, leftover temp files, consumers, tags and long-lived
+//! changelogs. A file that cannot be read or parsed is kept as a [`FileProblem`] (it becomes an
+//! `unreadable-file` finding) and the rest is loaded regardless.
+//!
+//! [`groups`] groups snapshots into commits; [`files`] resolves their manifests into the file
+//! graph.
+
+pub mod files;
+pub mod groups;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::error::Error;
+use crate::paimon::consumer::{Consumer, CONSUMER_PREFIX};
+use crate::paimon::hint::parse_hint;
+use crate::paimon::schema::{TableOptions, TableSchema};
+use crate::paimon::snapshot::{id_from_file_name, temp_snapshot_id, Snapshot};
+use crate::paimon::tag::{Tag, TAG_PREFIX};
+use crate::source::{Artifact, FileEntry, FileTime};
+use crate::warehouse::{split_parent, TableLocation};
+
+/// A snapshot-shaped document (snapshot, long-lived changelog) and where it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SnapshotFile {
+    /// The parsed snapshot.
+    pub snapshot: Snapshot,
+    /// Its artifact path.
+    pub path: String,
+    /// Its modification time, as the artifact records it.
+    pub modified: Option<FileTime>,
+}
+
+/// A hint file and what it says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hint {
+    /// Artifact path.
+    pub path: String,
+    /// The id, or `None` if unreadable (the problem is in [`Timeline::problems`]).
+    pub value: Option<i64>,
+}
+
+/// A consumer file and what it says.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConsumerFile {
+    /// The consumer id.
+    pub id: String,
+    /// Artifact path.
+    pub path: String,
+    /// Modification time (the file is overwritten on every progress update).
+    pub modified: Option<FileTime>,
+    /// The parsed content, or why it could not be read.
+    pub consumer: Result<Consumer, Error>,
+}
+
+/// A tag file and what it says.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TagFile {
+    /// The tag name.
+    pub name: String,
+    /// Artifact path.
+    pub path: String,
+    /// The parsed tag, or why it could not be read.
+    pub tag: Result<Tag, Error>,
+}
+
+/// A leftover `.snapshot-<id>.<uuid>.tmp`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TempSnapshotFile {
+    /// Artifact path.
+    pub path: String,
+    /// The snapshot id it was going to become.
+    pub id: i64,
+    /// Its size in bytes.
+    pub size: u64,
+    /// Modification time.
+    pub modified: Option<FileTime>,
+}
+
+/// A file that could not be read or parsed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileProblem {
+    /// Artifact path.
+    pub path: String,
+    /// What went wrong.
+    pub error: Error,
+}
+
+/// Everything known about one table or branch.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Timeline {
+    /// Where it is.
+    pub location: TableLocation,
+    /// Schemas by id.
+    pub schemas: BTreeMap<i64, TableSchema>,
+    /// Options of the latest schema, with defaults.
+    pub options: TableOptions,
+    /// Snapshots by id.
+    pub snapshots: BTreeMap<i64, SnapshotFile>,
+    /// Ids of every `snapshot-<id>` file present, readable or not.
+    pub present_ids: BTreeSet<i64>,
+    /// `snapshot/EARLIEST`.
+    pub earliest_hint: Option<Hint>,
+    /// `snapshot/LATEST`.
+    pub latest_hint: Option<Hint>,
+    /// Leftover snapshot temp files.
+    pub temp_files: Vec<TempSnapshotFile>,
+    /// Consumers, by id.
+    pub consumers: Vec<ConsumerFile>,
+    /// Tags, by name.
+    pub tags: Vec<TagFile>,
+    /// Long-lived changelogs (`changelog/changelog-<id>`), by id.
+    pub long_lived_changelogs: BTreeMap<i64, SnapshotFile>,
+    /// `changelog/EARLIEST` and `changelog/LATEST`.
+    pub changelog_hints: (Option<Hint>, Option<Hint>),
+    /// Files in this branch's metadata directories that are none of the above.
+    pub unknown_files: Vec<String>,
+    /// Files that could not be read or parsed.
+    pub problems: Vec<FileProblem>,
+}
+
+impl Timeline {
+    /// Loads one table or branch. Never fails: what cannot be read is recorded in `problems`.
+    pub fn load(artifact: &Artifact, location: &TableLocation) -> Timeline {
+        let max_json = artifact.limits().max_json_bytes;
+        let mut problems = Vec::new();
+        let mut read_json = |entry: &FileEntry| -> Option<Vec<u8>> {
+            match artifact.read_entry(entry, max_json) {
+                Ok(bytes) => Some(bytes),
+                Err(error) => {
+                    problems.push(FileProblem {
+                        path: entry.path.clone(),
+                        error,
+                    });
+                    None
+                }
+            }
+        };
+        let mut schemas = BTreeMap::new();
+        let mut snapshots = BTreeMap::new();
+        let mut present_ids = BTreeSet::new();
+        let mut earliest_hint = None;
+        let mut latest_hint = None;
+        let mut temp_files = Vec::new();
+        let mut consumers = Vec::new();
+        let mut tags = Vec::new();
+        let mut long_lived_changelogs = BTreeMap::new();
+        let mut changelog_hints = (None, None);
+        let mut unknown_files = Vec::new();
+        let mut parse_problems: Vec<FileProblem> = Vec::new();
+
+        for entry in children(artifact, &location.meta_dir("schema")) {
+            let (_, name) = split_parent(&entry.path);
+            if id_from_file_name(name, "schema-").is_none() {
+                unknown_files.push(entry.path.clone());
+                continue;
+            }
+            if let Some(bytes) = read_json(entry) {
+                match TableSchema::parse(&bytes) {
+                    Ok(s) => {
+                        schemas.insert(s.id, s);
+                    }
+                    Err(error) => parse_problems.push(FileProblem {
+                        path: entry.path.clone(),
+                        error,
+                    }),
+                }
+            }
+        }
+
+        for entry in children(artifact, &location.meta_dir("snapshot")) {
+            let (_, name) = split_parent(&entry.path);
+            if let Some(id) = id_from_file_name(name, "snapshot-") {
+                present_ids.insert(id);
+                if let Some(bytes) = read_json(entry) {
+                    match Snapshot::parse(&bytes) {
+                        Ok(snapshot) if snapshot.id == id => {
+                            snapshots.insert(
+                                id,
+                                SnapshotFile {
+                                    snapshot,
+                                    path: entry.path.clone(),
+                                    modified: entry.modified,
+                                },
+                            );
+                        }
+                        Ok(snapshot) => parse_problems.push(FileProblem {
+                            path: entry.path.clone(),
+                            error: Error::format(format!(
+                                "the file is named for snapshot {id} but holds snapshot {}",
+                                snapshot.id
+                            )),
+                        }),
+                        Err(error) => parse_problems.push(FileProblem {
+                            path: entry.path.clone(),
+                            error,
+                        }),
+                    }
+                }
+            } else if name == "EARLIEST" || name == "LATEST" {
+                let value = read_json(entry).and_then(|b| match parse_hint(&b) {
+                    Ok(v) => Some(v),
+                    Err(error) => {
+                        parse_problems.push(FileProblem {
+                            path: entry.path.clone(),
+                            error,
+                        });
+                        None
+                    }
+                });
+                let hint = Some(Hint {
+                    path: entry.path.clone(),
+                    value,
+                });
+                if name == "EARLIEST" {
+                    earliest_hint = hint;
+                } else {
+                    latest_hint = hint;
+                }
+            } else if let Some(id) = temp_snapshot_id(name) {
+                temp_files.push(TempSnapshotFile {
+                    path: entry.path.clone(),
+                    id,
+                    size: entry.size,
+                    modified: entry.modified,
+                });
+            } else {
+                unknown_files.push(entry.path.clone());
+            }
+        }
+
+        for entry in children(artifact, &location.meta_dir("consumer")) {
+            let (_, name) = split_parent(&entry.path);
+            let Some(id) = name.strip_prefix(CONSUMER_PREFIX) else {
+                unknown_files.push(entry.path.clone());
+                continue;
+            };
+            let consumer = match artifact.read_entry(entry, max_json) {
+                Ok(bytes) => Consumer::parse(&bytes),
+                Err(e) => Err(e),
+            }
+            .map_err(|e| e.in_file(entry.path.clone()));
+            consumers.push(ConsumerFile {
+                id: id.to_string(),
+                path: entry.path.clone(),
+                modified: entry.modified,
+                consumer,
+            });
+        }
+
+        for entry in children(artifact, &location.meta_dir("tag")) {
+            let (_, name) = split_parent(&entry.path);
+            let Some(tag_name) = name.strip_prefix(TAG_PREFIX) else {
+                unknown_files.push(entry.path.clone());
+                continue;
+            };
+            let tag = match artifact.read_entry(entry, max_json) {
+                Ok(bytes) => Tag::parse(&bytes),
+                Err(e) => Err(e),
+            }
+            .map_err(|e| e.in_file(entry.path.clone()));
+            tags.push(TagFile {
+                name: tag_name.to_string(),
+                path: entry.path.clone(),
+                tag,
+            });
+        }
+
+        for entry in children(artifact, &location.meta_dir("changelog")) {
+            let (_, name) = split_parent(&entry.path);
+            if let Some(id) = id_from_file_name(name, "changelog-") {
+                if let Some(bytes) = read_json(entry) {
+                    match Snapshot::parse(&bytes) {
+                        Ok(snapshot) => {
+                            long_lived_changelogs.insert(
+                                id,
+                                SnapshotFile {
+                                    snapshot,
+                                    path: entry.path.clone(),
+                                    modified: entry.modified,
+                                },
+                            );
+                        }
+                        Err(error) => parse_problems.push(FileProblem {
+                            path: entry.path.clone(),
+                            error,
+                        }),
+                    }
+                }
+            } else if name == "EARLIEST" || name == "LATEST" {
+                let value = read_json(entry).and_then(|b| parse_hint(&b).ok());
+                let hint = Some(Hint {
+                    path: entry.path.clone(),
+                    value,
+                });
+                if name == "EARLIEST" {
+                    changelog_hints.0 = hint;
+                } else {
+                    changelog_hints.1 = hint;
+                }
+            } else {
+                unknown_files.push(entry.path.clone());
+            }
+        }
+
+        problems.extend(parse_problems);
+        for p in &mut problems {
+            p.error = p.error.clone().in_file(p.path.clone());
+        }
+        consumers.sort_by(|a, b| a.id.cmp(&b.id));
+        tags.sort_by(|a, b| a.name.cmp(&b.name));
+        temp_files.sort_by(|a, b| a.path.cmp(&b.path));
+        problems.sort_by(|a, b| a.path.cmp(&b.path));
+
+        let options = schemas
+            .values()
+            .next_back()
+            .map(TableSchema::table_options)
+            .unwrap_or_else(|| TableOptions::from_map(&BTreeMap::new(), 3));
+        Timeline {
+            location: location.clone(),
+            schemas,
+            options,
+            snapshots,
+            present_ids,
+            earliest_hint,
+            latest_hint,
+            temp_files,
+            consumers,
+            tags,
+            long_lived_changelogs,
+            changelog_hints,
+            unknown_files,
+            problems,
+        }
+    }
+
+    /// The latest schema, if any was readable.
+    pub fn latest_schema(&self) -> Option<&TableSchema> {
+        self.schemas.values().next_back()
+    }
+
+    /// The lowest snapshot id present (from file names, readable or not).
+    pub fn earliest(&self) -> Option<i64> {
+        self.present_ids.first().copied()
+    }
+
+    /// The highest snapshot id present (from file names, readable or not).
+    pub fn latest(&self) -> Option<i64> {
+        self.present_ids.last().copied()
+    }
+
+    /// A snapshot by id.
+    pub fn snapshot(&self, id: i64) -> Option<&Snapshot> {
+        self.snapshots.get(&id).map(|s| &s.snapshot)
+    }
+
+    /// The earliest position a streaming reader can still read from: the earliest long-lived
+    /// changelog when the changelog lifecycle is decoupled and one exists, else the earliest
+    /// snapshot (`paimon-format.md` §5.5).
+    pub fn earliest_readable(&self) -> Option<i64> {
+        let earliest_snapshot = self.earliest();
+        match self.long_lived_changelogs.keys().next().copied() {
+            Some(c) => Some(earliest_snapshot.map_or(c, |s| s.min(c))),
+            None => earliest_snapshot,
+        }
+    }
+}
+
+/// The files directly in `dir`.
+fn children<'a>(artifact: &'a Artifact, dir: &str) -> Vec<&'a FileEntry> {
+    artifact
+        .files_under(dir)
+        .iter()
+        .filter(|f| split_parent(&f.path).0 == dir)
+        .collect()
+}
