@@ -1,5 +1,7 @@
 //! The whole analysis of one artifact: discovery, timelines, checks, report.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::checks;
@@ -8,6 +10,7 @@ use crate::report::model::{
     Code, Finding, InputInfo, ReadStats, Report, Severity, Summary, Tool, Verdict, REPORT_SCHEMA,
 };
 use crate::source::Artifact;
+use crate::timeline::files::{resolve_root, ManifestStore};
 use crate::timeline::Timeline;
 use crate::warehouse::discover;
 
@@ -88,15 +91,43 @@ pub fn analyze(
 
     let clock = checks::clock::establish(artifact, &timelines, options.now_millis);
 
+    // Timelines sharing a table root (main and branches) share data files and manifests.
+    let mut roots: BTreeMap<&str, Vec<&Timeline>> = BTreeMap::new();
+    for t in &timelines {
+        roots.entry(t.location.root.as_str()).or_default().push(t);
+    }
+    let mut store = ManifestStore::new();
+    let mut resolved = Vec::with_capacity(roots.len());
+    let mut done = 0u64;
+    let snapshot_total: u64 = timelines.iter().map(|t| t.snapshots.len() as u64).sum();
+    for (root, tls) in &roots {
+        let files = resolve_root(artifact, &mut store, root, tls, &mut || {
+            done += 1;
+            if done.is_multiple_of(64) {
+                progress(&Progress {
+                    phase: Phase::Manifests,
+                    done,
+                    total: snapshot_total,
+                });
+            }
+        });
+        resolved.push((tls, files));
+    }
+    progress(&Progress {
+        phase: Phase::Manifests,
+        done: snapshot_total,
+        total: snapshot_total,
+    });
+
     progress(&Progress {
         phase: Phase::Checks,
         done: 0,
         total,
     });
-    let tables = timelines
-        .iter()
-        .map(|t| checks::table_report(artifact, t, &clock))
-        .collect();
+    let mut tables = Vec::with_capacity(timelines.len());
+    for (tls, files) in &resolved {
+        tables.extend(checks::root_reports(tls, files, &clock));
+    }
 
     let mut findings = Vec::new();
     for problem in artifact.problems() {
@@ -134,8 +165,8 @@ pub fn analyze(
             files_listed: source.files_listed,
             files_read: source.files_read,
             bytes_inflated: source.bytes_inflated,
-            manifests_decoded: 0,
-            manifest_cache_hits: 0,
+            manifests_decoded: store.decoded,
+            manifest_cache_hits: store.hits,
         },
     };
     report.finish();

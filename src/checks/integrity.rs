@@ -13,9 +13,7 @@
 //!   readers would fail on it too.
 
 use crate::error::Error;
-use crate::paimon::snapshot::Snapshot;
 use crate::report::model::{Code, Finding, Severity};
-use crate::source::Artifact;
 use crate::timeline::Timeline;
 use crate::warehouse::split_parent;
 
@@ -150,16 +148,12 @@ pub fn hint_mismatches(t: &Timeline) -> Vec<Finding> {
 }
 
 /// `snapshot-temp-file`: leftover `.snapshot-<id>.<uuid>.tmp` files.
-pub fn temp_files(
-    t: &Timeline,
-    artifact_snapshot: impl Fn(&str) -> Option<Snapshot>,
-) -> Vec<Finding> {
+pub fn temp_files(t: &Timeline) -> Vec<Finding> {
     let mut out = Vec::new();
     for tmp in &t.temp_files {
-        let content = artifact_snapshot(&tmp.path);
+        let content = tmp.content.as_ref();
         let published = t.present_ids.contains(&tmp.id);
         let what = content
-            .as_ref()
             .map(|s| {
                 format!(
                     "a {} of user {} for identifier {}",
@@ -194,18 +188,12 @@ pub fn temp_files(
             .snapshot(tmp.id)
             .files([relative(t, &tmp.path)])
             .evidence(format!("{} ({} bytes)", relative(t, &tmp.path), tmp.size));
-        if let Some(s) = &content {
+        if let Some(s) = content {
             f = f.commit(s.commit_user.clone(), s.commit_identifier);
         }
         out.push(f);
     }
     out
-}
-
-/// Parses a temp snapshot file (it holds the snapshot JSON that was never renamed).
-pub fn read_temp_snapshot(artifact: &Artifact, path: &str) -> Option<Snapshot> {
-    let bytes = artifact.read(path, artifact.limits().max_json_bytes).ok()?;
-    Snapshot::parse(&bytes).ok()
 }
 
 /// `unreadable-file` (or `consumer-unreadable`, reported by the consumer check) for each file of

@@ -3,25 +3,31 @@
 //! * [`changelog`] — did a commit's changelog get lost (`lost-changelog`,
 //!   `pending-changelog`)?
 //! * [`consumers`] — is each consumer's position safe (`consumer-*`)?
+//! * [`files`] — does every needed file exist, and what is left over (`dangling-reference`,
+//!   `orphan-file`, `artifact-incomplete`)?
 //! * [`integrity`] — is the snapshot history complete (`snapshot-gap`, `hint-mismatch`,
 //!   `snapshot-temp-file`, `unreadable-file`)?
 //! * [`options`] — is the table configured so recovery can lose data (`risky-options`)?
 //! * [`clock`] — what time is it for this artifact?
 //!
-//! [`table_report`] runs them over one timeline and assembles its part of the report.
+//! [`root_reports`] runs them over the timelines of one table root (its main branch and its
+//! branches, which share data files and manifests) and assembles their part of the report.
 
 pub mod changelog;
 pub mod clock;
 pub mod consumers;
+pub mod files;
 pub mod integrity;
 pub mod options;
 
+use std::collections::HashSet;
+
 use crate::report::model::{
     Clock, CommitGroupSummary, FieldSummary, Hints, IdRange, ManifestLists, SchemaSummary,
-    SnapshotSummary, TableReport, TagSummary,
+    SnapshotFiles as SnapshotFilesSummary, SnapshotSummary, TableReport, TagSummary,
 };
-use crate::source::Artifact;
-use crate::timeline::groups::commit_groups;
+use crate::timeline::files::RootFiles;
+use crate::timeline::groups::{commit_groups, CommitGroup};
 use crate::timeline::Timeline;
 
 /// A path relative to the table root, for findings (the table's path is in the report).
@@ -36,20 +42,97 @@ pub fn relative(t: &Timeline, path: &str) -> String {
         .to_string()
 }
 
-/// Runs every check over one timeline and assembles its report.
-pub fn table_report(artifact: &Artifact, t: &Timeline, clock: &Clock) -> TableReport {
-    let groups = commit_groups(t);
-    let lost: Vec<changelog::LostChangelog> = Vec::new();
+/// Runs every check over the timelines of one table root (main first, then branches) and
+/// assembles their reports. Root-wide findings (orphan files) go to the first timeline.
+pub fn root_reports(timelines: &[&Timeline], root: &RootFiles, clock: &Clock) -> Vec<TableReport> {
+    struct Prepared {
+        groups: Vec<CommitGroup>,
+        incomplete: Vec<crate::report::model::Finding>,
+        usable: bool,
+        changelog: changelog::ChangelogFindings,
+    }
+    let mut prepared = Vec::new();
+    for t in timelines {
+        let groups = commit_groups(t);
+        let (incomplete, usable) = files::incomplete(t, root);
+        let temp_refs: Vec<changelog::TempSnapshot<'_>> = t
+            .temp_files
+            .iter()
+            .filter_map(|tmp| {
+                tmp.content
+                    .as_ref()
+                    .map(|snapshot| changelog::TempSnapshot {
+                        path: relative(t, &tmp.path),
+                        snapshot,
+                    })
+            })
+            .collect();
+        let branch = usable
+            .then(|| root.branches.get(&t.location.branch))
+            .flatten();
+        let changelog = changelog::check(
+            t,
+            &groups,
+            branch,
+            usable.then_some(root),
+            &temp_refs,
+            clock,
+        );
+        prepared.push(Prepared {
+            groups,
+            incomplete,
+            usable,
+            changelog,
+        });
+    }
+    let explained: HashSet<String> = prepared
+        .iter()
+        .flat_map(|p| p.changelog.explained.iter().cloned())
+        .collect();
+    let root_usable = prepared.iter().all(|p| p.usable);
+    timelines
+        .iter()
+        .zip(prepared)
+        .enumerate()
+        .map(|(i, (t, p))| {
+            let mut findings = p.incomplete;
+            if p.usable {
+                if let Some(b) = root.branches.get(&t.location.branch) {
+                    findings.extend(files::dangling(t, b));
+                }
+            }
+            if i == 0 && root_usable {
+                findings.extend(files::orphans(timelines, root, &explained, clock));
+            }
+            table_report(
+                t,
+                &p.groups,
+                root.branches.get(&t.location.branch),
+                p.changelog,
+                findings,
+                clock,
+            )
+        })
+        .collect()
+}
 
-    let mut findings = Vec::new();
+/// Assembles one timeline's report from its precomputed file-level findings.
+fn table_report(
+    t: &Timeline,
+    groups: &[CommitGroup],
+    branch_files: Option<&crate::timeline::files::BranchFiles>,
+    changelog: changelog::ChangelogFindings,
+    file_findings: Vec<crate::report::model::Finding>,
+    clock: &Clock,
+) -> TableReport {
+    let mut findings = file_findings;
+    findings.extend(changelog.findings);
     findings.extend(integrity::unreadable_files(t));
     findings.extend(integrity::snapshot_gaps(t));
     findings.extend(integrity::hint_mismatches(t));
-    findings.extend(integrity::temp_files(t, |p| {
-        integrity::read_temp_snapshot(artifact, p)
-    }));
+    findings.extend(integrity::temp_files(t));
     findings.extend(options::risky_options(t));
-    let (consumer_reports, consumer_findings) = consumers::judge(t, clock, &lost);
+    let (consumer_reports, consumer_findings) = consumers::judge(t, clock, &changelog.lost);
     findings.extend(consumer_findings);
     let expiration_fence = consumers::expiration_fence(t, &consumer_reports);
 
@@ -75,7 +158,15 @@ pub fn table_report(artifact: &Artifact, t: &Timeline, clock: &Clock) -> TableRe
                     changelog: s.changelog_manifest_list.clone(),
                     index: s.index_manifest.clone(),
                 },
-                files: None,
+                files: branch_files
+                    .and_then(|b| b.snapshots.get(&s.id))
+                    .filter(|f| f.complete)
+                    .map(|f| SnapshotFilesSummary {
+                        added: f.added().count() as u64,
+                        deleted: f.deleted().count() as u64,
+                        changelog: f.changelog.len() as u64,
+                        added_rows: f.added().map(|e| e.file.row_count.max(0) as u64).sum(),
+                    }),
             }
         })
         .collect();

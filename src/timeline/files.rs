@@ -1,2 +1,935 @@
 //! The file graph of a table: which manifests, data files and changelog files each snapshot,
-//! tag and long-lived changelog references (`paimon-format.md` §3.8).
+//! tag and long-lived changelog references, and which files nothing references
+//! (`paimon-format.md` §3.8, §4.7, §5.2).
+//!
+//! * [`ManifestStore`] decodes each manifest list, manifest and index manifest **once** per run,
+//!   however many snapshots, tags or branches share it, and counts decodes and cache hits.
+//! * [`BranchFiles`] resolves one timeline: each snapshot's delta (ADD/DELETE entries) and
+//!   changelog files, the live set of the latest snapshot, and what is missing.
+//! * [`RootFiles`] covers a table root with all its branches (they share data files and
+//!   `manifest/`): every name referenced by any retained snapshot, tag or long-lived changelog,
+//!   the files nothing references (orphans), and "ghost commits": manifest lists that were
+//!   written for a commit that never became a snapshot, decoded to show what it held.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::rc::Rc;
+
+use crate::error::Error;
+use crate::paimon::avro::AvroSchemaCache;
+use crate::paimon::index_manifest::{read_index_manifest, IndexManifestEntry};
+use crate::paimon::manifest::{read_manifest, FileKind, ManifestEntry};
+use crate::paimon::manifest_list::{read_manifest_list, ManifestFileMeta};
+use crate::paimon::schema::ChangelogProducer;
+use crate::paimon::snapshot::{ManifestListRole, Snapshot};
+use crate::source::{Artifact, FileEntry, FileTime};
+use crate::warehouse::{join, split_parent};
+
+use super::Timeline;
+
+/// A decoded manifest entry, shared between every snapshot that references it.
+pub type EntryRef = Rc<ManifestEntry>;
+
+/// Why a referenced metadata file could not be used.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Unusable {
+    /// Not in the artifact.
+    Missing,
+    /// Present but unreadable or undecodable.
+    Unreadable(Error),
+}
+
+/// Decodes manifest files once per run.
+#[derive(Debug, Default)]
+pub struct ManifestStore {
+    cache: AvroSchemaCache,
+    lists: HashMap<String, Result<Rc<[ManifestFileMeta]>, Unusable>>,
+    manifests: HashMap<String, Result<Rc<[EntryRef]>, Unusable>>,
+    index_manifests: HashMap<String, Result<Rc<[IndexManifestEntry]>, Unusable>>,
+    /// Distinct manifest files decoded (lists, manifests, index manifests).
+    pub decoded: u64,
+    /// References answered from the store without decoding again.
+    pub hits: u64,
+}
+
+impl ManifestStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn read(artifact: &Artifact, path: &str) -> Result<Vec<u8>, Unusable> {
+        if artifact.get(path).is_none() {
+            return Err(Unusable::Missing);
+        }
+        artifact
+            .read(path, artifact.limits().max_entry_bytes)
+            .map_err(Unusable::Unreadable)
+    }
+
+    /// The manifest list at `path` (an artifact path).
+    pub fn list(
+        &mut self,
+        artifact: &Artifact,
+        path: &str,
+    ) -> Result<Rc<[ManifestFileMeta]>, Unusable> {
+        if let Some(r) = self.lists.get(path) {
+            self.hits += 1;
+            return r.clone();
+        }
+        let r = Self::read(artifact, path).and_then(|bytes| {
+            self.decoded += 1;
+            read_manifest_list(&bytes, &mut self.cache, artifact.limits())
+                .map(Rc::from)
+                .map_err(|e| Unusable::Unreadable(e.in_file(path)))
+        });
+        self.lists.insert(path.to_string(), r.clone());
+        r
+    }
+
+    /// The manifest at `path`.
+    pub fn manifest(
+        &mut self,
+        artifact: &Artifact,
+        path: &str,
+    ) -> Result<Rc<[EntryRef]>, Unusable> {
+        if let Some(r) = self.manifests.get(path) {
+            self.hits += 1;
+            return r.clone();
+        }
+        let r = Self::read(artifact, path).and_then(|bytes| {
+            self.decoded += 1;
+            read_manifest(&bytes, &mut self.cache, artifact.limits())
+                .map(|v| v.into_iter().map(Rc::new).collect::<Vec<_>>().into())
+                .map_err(|e| Unusable::Unreadable(e.in_file(path)))
+        });
+        self.manifests.insert(path.to_string(), r.clone());
+        r
+    }
+
+    /// The index manifest at `path`.
+    pub fn index_manifest(
+        &mut self,
+        artifact: &Artifact,
+        path: &str,
+    ) -> Result<Rc<[IndexManifestEntry]>, Unusable> {
+        if let Some(r) = self.index_manifests.get(path) {
+            self.hits += 1;
+            return r.clone();
+        }
+        let r = Self::read(artifact, path).and_then(|bytes| {
+            self.decoded += 1;
+            read_index_manifest(&bytes, &mut self.cache, artifact.limits())
+                .map(Rc::from)
+                .map_err(|e| Unusable::Unreadable(e.in_file(path)))
+        });
+        self.index_manifests.insert(path.to_string(), r.clone());
+        r
+    }
+}
+
+/// Something that keeps files alive: a snapshot, a tag, or a long-lived changelog.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Holder {
+    /// `snapshot-<id>` of a branch.
+    Snapshot {
+        /// The branch.
+        branch: String,
+        /// The snapshot id.
+        id: i64,
+    },
+    /// `tag-<name>` of a branch.
+    Tag {
+        /// The branch.
+        branch: String,
+        /// The tag name.
+        name: String,
+    },
+    /// `changelog-<id>` of a branch.
+    LongLivedChangelog {
+        /// The branch.
+        branch: String,
+        /// The changelog id.
+        id: i64,
+    },
+}
+
+impl std::fmt::Display for Holder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (branch, what) = match self {
+            Holder::Snapshot { branch, id } => (branch, format!("snapshot {id}")),
+            Holder::Tag { branch, name } => (branch, format!("tag {name}")),
+            Holder::LongLivedChangelog { branch, id } => {
+                (branch, format!("long-lived changelog {id}"))
+            }
+        };
+        if branch == crate::warehouse::MAIN_BRANCH {
+            f.write_str(&what)
+        } else {
+            write!(f, "{what} of branch {branch}")
+        }
+    }
+}
+
+/// A file a holder needs that is not usable.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dangling {
+    /// Who needs it.
+    pub holder: Holder,
+    /// What it is (`manifest list`, `manifest`, `data file`, `changelog file`, `index manifest`,
+    /// `index file`).
+    pub kind: &'static str,
+    /// The file's path relative to the table root.
+    pub file: String,
+    /// Why it cannot be used.
+    pub why: Unusable,
+}
+
+/// One snapshot's resolved files.
+#[derive(Debug, Clone, Default)]
+pub struct SnapshotFiles {
+    /// Entries of the delta manifest list (ADD and DELETE).
+    pub delta: Vec<EntryRef>,
+    /// Changelog files (ADD entries of the changelog manifest list).
+    pub changelog: Vec<EntryRef>,
+    /// Whether every manifest of the delta and changelog lists could be read.
+    pub complete: bool,
+}
+
+impl SnapshotFiles {
+    /// ADD entries of the delta.
+    pub fn added(&self) -> impl Iterator<Item = &EntryRef> {
+        self.delta.iter().filter(|e| e.kind == FileKind::Add)
+    }
+
+    /// DELETE entries of the delta.
+    pub fn deleted(&self) -> impl Iterator<Item = &EntryRef> {
+        self.delta.iter().filter(|e| e.kind == FileKind::Delete)
+    }
+}
+
+/// The identifier of a file in a merge (`FileEntry.Identifier`, `paimon-format.md` §3.8).
+type FileKey = (Vec<u8>, i32, i32, String);
+
+fn key(e: &ManifestEntry) -> FileKey {
+    (
+        e.partition.clone(),
+        e.bucket,
+        e.file.level,
+        e.file.file_name.clone(),
+    )
+}
+
+/// The files of one timeline (branch).
+#[derive(Debug, Clone, Default)]
+pub struct BranchFiles {
+    /// Per snapshot id.
+    pub snapshots: BTreeMap<i64, SnapshotFiles>,
+    /// The live files of the latest snapshot (base + delta merged), if its lists were readable.
+    pub live_latest: Option<Vec<EntryRef>>,
+    /// Files that retained holders need but cannot use.
+    pub dangling: Vec<Dangling>,
+}
+
+impl BranchFiles {
+    /// Whether `file_name` (at level 0 in `partition`/`bucket`) is still live in the latest
+    /// snapshot.
+    pub fn live_at_latest(&self, e: &ManifestEntry) -> Option<bool> {
+        self.live_latest.as_ref().map(|live| {
+            live.iter().any(|l| {
+                l.file.file_name == e.file.file_name
+                    && l.bucket == e.bucket
+                    && l.partition == e.partition
+            })
+        })
+    }
+}
+
+/// A file under a table root that nothing references.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Orphan {
+    /// Artifact path.
+    pub path: String,
+    /// Path relative to the table root.
+    pub relative: String,
+    /// What it looks like.
+    pub kind: OrphanKind,
+    /// Size in bytes.
+    pub size: u64,
+    /// Modification time.
+    pub modified: Option<FileTime>,
+}
+
+/// What kind of file an orphan is, from its directory and name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum OrphanKind {
+    /// A changelog file in a bucket directory (`changelog-*`, `compacted-changelog-*`).
+    Changelog,
+    /// A data file in a bucket directory.
+    Data,
+    /// A manifest list in `manifest/`.
+    ManifestList,
+    /// A manifest in `manifest/`.
+    Manifest,
+    /// An index manifest in `manifest/`.
+    IndexManifest,
+    /// A file in `index/`.
+    Index,
+    /// A file in `statistics/`.
+    Statistics,
+}
+
+impl OrphanKind {
+    /// A short name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OrphanKind::Changelog => "changelog file",
+            OrphanKind::Data => "data file",
+            OrphanKind::ManifestList => "manifest list",
+            OrphanKind::Manifest => "manifest",
+            OrphanKind::IndexManifest => "index manifest",
+            OrphanKind::Index => "index file",
+            OrphanKind::Statistics => "statistics file",
+        }
+    }
+}
+
+/// A commit whose manifest lists were written but which never became a snapshot (the committer
+/// died or gave up between writing manifests and publishing), reconstructed from orphan manifest
+/// lists of one committer (`manifest-list-<uuid>-<n>`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct GhostCommit {
+    /// The committer's UUID (from the manifest-list names).
+    pub committer: String,
+    /// Its orphan manifest lists (relative paths), in counter order.
+    pub lists: Vec<String>,
+    /// Entries of the manifests only these lists reference (the commit's own changes).
+    pub entries: Vec<EntryRef>,
+    /// Those manifests (relative paths).
+    pub manifests: Vec<String>,
+    /// Published snapshots whose manifest lists the same committer wrote, by branch.
+    pub sibling_snapshots: Vec<(String, i64)>,
+    /// The newest modification time among the lists.
+    pub modified: Option<FileTime>,
+}
+
+/// The file graph of one table root and all its branches.
+#[derive(Debug, Clone, Default)]
+pub struct RootFiles {
+    /// Per branch name.
+    pub branches: BTreeMap<String, BranchFiles>,
+    /// Names (data, changelog, extra files) referenced by any manifest entry of any holder.
+    pub referenced: HashSet<String>,
+    /// Files under the root nothing references, by relative path.
+    pub orphans: Vec<Orphan>,
+    /// Unpublished commits reconstructed from orphan manifest lists.
+    pub ghosts: Vec<GhostCommit>,
+    /// Files under the root outside the metadata directories, by name (bucket dirs).
+    pub data_files_by_name: HashMap<String, Vec<String>>,
+    /// Whether the artifact holds a `manifest/` directory for this root.
+    pub has_manifest_dir: bool,
+    /// Whether the artifact holds any bucket directory for this root.
+    pub has_data_dirs: bool,
+}
+
+const META_DIRS: &[&str] = &[
+    "snapshot",
+    "schema",
+    "consumer",
+    "tag",
+    "changelog",
+    "branch",
+    "manifest",
+    "index",
+    "statistics",
+];
+
+/// Builds the file graph of a table root from its timelines (main and branches).
+pub fn resolve_root(
+    artifact: &Artifact,
+    store: &mut ManifestStore,
+    root: &str,
+    timelines: &[&Timeline],
+    progress: &mut dyn FnMut(),
+) -> RootFiles {
+    let manifest_dir = join(root, "manifest");
+    let mut out = RootFiles::default();
+
+    // Files in bucket directories, by name.
+    for f in artifact.files_under(root) {
+        let rel = relative_to(root, &f.path);
+        let first = rel.split('/').next().unwrap_or("");
+        if META_DIRS.contains(&first) || !rel.contains('/') {
+            continue;
+        }
+        out.has_data_dirs |= rel.split('/').any(|p| p.starts_with("bucket-"));
+        let (_, name) = split_parent(&f.path);
+        out.data_files_by_name
+            .entry(name.to_string())
+            .or_default()
+            .push(f.path.clone());
+    }
+    out.has_manifest_dir = !artifact.files_under(&manifest_dir).is_empty();
+
+    let mut referenced_meta: HashSet<String> = HashSet::new();
+    let mut referenced_index: HashSet<String> = HashSet::new();
+    let mut referenced_stats: HashSet<String> = HashSet::new();
+    let mut list_names_by_snapshot: Vec<(String, i64, Vec<String>)> = Vec::new();
+
+    for t in timelines {
+        let branch = t.location.branch.clone();
+        let mut bf = BranchFiles::default();
+        let producer = t.options.changelog_producer.clone();
+
+        // Snapshots: deltas, changelogs, and everything base lists reference.
+        let latest = t.snapshots.keys().next_back().copied();
+        let earliest = t.snapshots.keys().next().copied();
+        for (id, sf) in &t.snapshots {
+            progress();
+            let s = &sf.snapshot;
+            let holder = Holder::Snapshot {
+                branch: branch.clone(),
+                id: *id,
+            };
+            let mut files = SnapshotFiles {
+                complete: true,
+                ..SnapshotFiles::default()
+            };
+            let mut lists = Vec::new();
+            for (role, list) in s.manifest_lists() {
+                lists.push(list.to_string());
+                referenced_meta.insert(list.to_string());
+                let entries = resolve_list(
+                    artifact,
+                    store,
+                    &manifest_dir,
+                    list,
+                    &holder,
+                    &mut referenced_meta,
+                    &mut bf.dangling,
+                    &mut out.referenced,
+                );
+                match role {
+                    ManifestListRole::Delta => match entries {
+                        Some(e) => files.delta = e,
+                        None => files.complete = false,
+                    },
+                    ManifestListRole::Changelog => match entries {
+                        Some(e) => {
+                            files.changelog =
+                                e.into_iter().filter(|x| x.kind == FileKind::Add).collect()
+                        }
+                        None => files.complete = false,
+                    },
+                    ManifestListRole::Base => {
+                        if Some(*id) == latest || Some(*id) == earliest {
+                            if let Some(base) = entries {
+                                let delta = resolve_list(
+                                    artifact,
+                                    store,
+                                    &manifest_dir,
+                                    s.delta_manifest_list.as_deref().unwrap_or(""),
+                                    &holder,
+                                    &mut referenced_meta,
+                                    &mut Vec::new(),
+                                    &mut out.referenced,
+                                )
+                                .unwrap_or_default();
+                                let live = merge(base.iter().chain(delta.iter()));
+                                check_files_exist(
+                                    &out,
+                                    root,
+                                    &holder,
+                                    live.iter(),
+                                    "data file",
+                                    &mut bf.dangling,
+                                );
+                                if Some(*id) == latest {
+                                    bf.live_latest = Some(live);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            // Every file a retained snapshot adds or produces must exist.
+            check_files_exist(
+                &out,
+                root,
+                &holder,
+                files.added(),
+                "data file",
+                &mut bf.dangling,
+            );
+            check_files_exist(
+                &out,
+                root,
+                &holder,
+                files.changelog.iter(),
+                "changelog file",
+                &mut bf.dangling,
+            );
+            resolve_index_and_stats(
+                artifact,
+                store,
+                root,
+                s,
+                &holder,
+                &mut referenced_meta,
+                &mut referenced_index,
+                &mut referenced_stats,
+                &mut bf.dangling,
+            );
+            list_names_by_snapshot.push((branch.clone(), *id, lists));
+            bf.snapshots.insert(*id, files);
+        }
+
+        // Tags keep their snapshot's files alive.
+        for tag in &t.tags {
+            let Ok(tagged) = &tag.tag else { continue };
+            let s = &tagged.snapshot;
+            let holder = Holder::Tag {
+                branch: branch.clone(),
+                name: tag.name.clone(),
+            };
+            let mut all = Vec::new();
+            for (role, list) in s.manifest_lists() {
+                referenced_meta.insert(list.to_string());
+                let entries = resolve_list(
+                    artifact,
+                    store,
+                    &manifest_dir,
+                    list,
+                    &holder,
+                    &mut referenced_meta,
+                    &mut bf.dangling,
+                    &mut out.referenced,
+                );
+                if role != ManifestListRole::Changelog {
+                    all.extend(entries.unwrap_or_default());
+                }
+            }
+            let live = merge(all.iter());
+            check_files_exist(
+                &out,
+                root,
+                &holder,
+                live.iter(),
+                "data file",
+                &mut bf.dangling,
+            );
+            resolve_index_and_stats(
+                artifact,
+                store,
+                root,
+                s,
+                &holder,
+                &mut referenced_meta,
+                &mut referenced_index,
+                &mut referenced_stats,
+                &mut bf.dangling,
+            );
+        }
+
+        // Long-lived changelogs keep their changelog files (producer != none) or their delta
+        // data files (producer none); expiration deletes the rest (§5.2).
+        for (id, cf) in &t.long_lived_changelogs {
+            let s = &cf.snapshot;
+            let holder = Holder::LongLivedChangelog {
+                branch: branch.clone(),
+                id: *id,
+            };
+            for (role, list) in s.manifest_lists() {
+                let needed = match role {
+                    ManifestListRole::Base => false,
+                    ManifestListRole::Delta => producer == ChangelogProducer::None,
+                    ManifestListRole::Changelog => producer != ChangelogProducer::None,
+                };
+                if !needed && artifact.get(&join(&manifest_dir, list)).is_none() {
+                    continue;
+                }
+                referenced_meta.insert(list.to_string());
+                let mut sink = Vec::new();
+                let dangling = if needed { &mut bf.dangling } else { &mut sink };
+                if let Some(entries) = resolve_list(
+                    artifact,
+                    store,
+                    &manifest_dir,
+                    list,
+                    &holder,
+                    &mut referenced_meta,
+                    dangling,
+                    &mut out.referenced,
+                ) {
+                    if needed {
+                        let adds = entries.iter().filter(|e| e.kind == FileKind::Add);
+                        check_files_exist(&out, root, &holder, adds, "file", &mut bf.dangling);
+                    }
+                }
+            }
+        }
+        bf.dangling
+            .sort_by(|a, b| (&a.holder, &a.file).cmp(&(&b.holder, &b.file)));
+        bf.dangling
+            .dedup_by(|a, b| a.holder == b.holder && a.file == b.file);
+        out.branches.insert(branch, bf);
+    }
+
+    // Orphans: files under the root nothing references.
+    let mut orphan_lists: BTreeMap<String, Vec<(u64, String, Option<FileTime>)>> = BTreeMap::new();
+    for f in artifact.files_under(root) {
+        let rel = relative_to(root, &f.path);
+        let mut parts = rel.split('/');
+        let first = parts.next().unwrap_or("");
+        let (_, name) = split_parent(&f.path);
+        let kind = match first {
+            "manifest" if rel.matches('/').count() == 1 => {
+                if referenced_meta.contains(name) {
+                    continue;
+                }
+                if let Some(rest) = name.strip_prefix("manifest-list-") {
+                    if let Some((uuid, n)) = split_counter(rest) {
+                        orphan_lists.entry(uuid.to_string()).or_default().push((
+                            n,
+                            name.to_string(),
+                            f.modified,
+                        ));
+                    }
+                    OrphanKind::ManifestList
+                } else if name.starts_with("index-manifest-") {
+                    OrphanKind::IndexManifest
+                } else if name.starts_with("manifest-") {
+                    OrphanKind::Manifest
+                } else {
+                    continue;
+                }
+            }
+            "index" => {
+                if referenced_index.contains(name) {
+                    continue;
+                }
+                OrphanKind::Index
+            }
+            "statistics" => {
+                if referenced_stats.contains(name) {
+                    continue;
+                }
+                OrphanKind::Statistics
+            }
+            _ if META_DIRS.contains(&first) || !rel.contains('/') => continue,
+            _ => {
+                if out.referenced.contains(name) || !in_bucket_dir(&rel) {
+                    continue;
+                }
+                if name.starts_with("changelog-") || name.starts_with("compacted-changelog-") {
+                    OrphanKind::Changelog
+                } else {
+                    OrphanKind::Data
+                }
+            }
+        };
+        out.orphans.push(orphan(root, f, kind));
+    }
+
+    // Ghost commits: orphan manifest lists grouped by committer, decoded.
+    let referenced_manifests: HashSet<String> = referenced_meta.clone();
+    for (uuid, mut lists) in orphan_lists {
+        lists.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+        let mut entries = Vec::new();
+        let mut manifests = Vec::new();
+        for (_, list, _) in &lists {
+            let Ok(metas) = store.list(artifact, &join(&manifest_dir, list)) else {
+                continue;
+            };
+            for m in metas.iter() {
+                if referenced_manifests.contains(&m.file_name) {
+                    continue; // a base list repeats published manifests
+                }
+                if let Ok(es) = store.manifest(artifact, &join(&manifest_dir, &m.file_name)) {
+                    entries.extend(es.iter().cloned());
+                    manifests.push(format!("manifest/{}", m.file_name));
+                }
+            }
+        }
+        let sibling_snapshots = list_names_by_snapshot
+            .iter()
+            .filter(|(_, _, ls)| {
+                ls.iter().any(|l| {
+                    l.strip_prefix("manifest-list-")
+                        .and_then(split_counter)
+                        .is_some_and(|(u, _)| u == uuid)
+                })
+            })
+            .map(|(b, id, _)| (b.clone(), *id))
+            .collect();
+        let modified = lists
+            .iter()
+            .filter_map(|(_, _, m)| *m)
+            .max_by_key(|m| m.to_utc_millis(None));
+        out.ghosts.push(GhostCommit {
+            committer: uuid,
+            lists: lists
+                .iter()
+                .map(|(_, l, _)| format!("manifest/{l}"))
+                .collect(),
+            entries,
+            manifests,
+            sibling_snapshots,
+            modified,
+        });
+    }
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn resolve_index_and_stats(
+    artifact: &Artifact,
+    store: &mut ManifestStore,
+    root: &str,
+    s: &Snapshot,
+    holder: &Holder,
+    referenced_meta: &mut HashSet<String>,
+    referenced_index: &mut HashSet<String>,
+    referenced_stats: &mut HashSet<String>,
+    dangling: &mut Vec<Dangling>,
+) {
+    let manifest_dir = join(root, "manifest");
+    if let Some(im) = &s.index_manifest {
+        referenced_meta.insert(im.clone());
+        match store.index_manifest(artifact, &join(&manifest_dir, im)) {
+            Ok(entries) => {
+                for e in entries.iter() {
+                    referenced_index.insert(e.file_name.clone());
+                    if e.external_path.is_some() {
+                        continue;
+                    }
+                    let in_index_dir = join(&join(root, "index"), &e.file_name);
+                    if artifact.get(&in_index_dir).is_none() {
+                        // `index-file-in-data-file-dir` puts index files in bucket dirs.
+                        let elsewhere = artifact
+                            .files_under(root)
+                            .iter()
+                            .any(|f| split_parent(&f.path).1 == e.file_name);
+                        if !elsewhere {
+                            dangling.push(Dangling {
+                                holder: holder.clone(),
+                                kind: "index file",
+                                file: format!("index/{}", e.file_name),
+                                why: Unusable::Missing,
+                            });
+                        }
+                    }
+                }
+            }
+            Err(why) => dangling.push(Dangling {
+                holder: holder.clone(),
+                kind: "index manifest",
+                file: format!("manifest/{im}"),
+                why,
+            }),
+        }
+    }
+    if let Some(stats) = &s.statistics {
+        referenced_stats.insert(stats.clone());
+    }
+}
+
+/// Resolves a manifest list into its entries; records what is missing. `None` if the list
+/// itself is unusable; entries of readable manifests otherwise.
+#[allow(clippy::too_many_arguments)]
+fn resolve_list(
+    artifact: &Artifact,
+    store: &mut ManifestStore,
+    manifest_dir: &str,
+    list: &str,
+    holder: &Holder,
+    referenced_meta: &mut HashSet<String>,
+    dangling: &mut Vec<Dangling>,
+    referenced: &mut HashSet<String>,
+) -> Option<Vec<EntryRef>> {
+    if list.is_empty() {
+        return Some(Vec::new());
+    }
+    let metas = match store.list(artifact, &join(manifest_dir, list)) {
+        Ok(m) => m,
+        Err(why) => {
+            dangling.push(Dangling {
+                holder: holder.clone(),
+                kind: "manifest list",
+                file: format!("manifest/{list}"),
+                why,
+            });
+            return None;
+        }
+    };
+    let mut entries = Vec::new();
+    let mut complete = true;
+    for m in metas.iter() {
+        referenced_meta.insert(m.file_name.clone());
+        match store.manifest(artifact, &join(manifest_dir, &m.file_name)) {
+            Ok(es) => {
+                for e in es.iter() {
+                    if referenced.insert(e.file.file_name.clone()) {
+                        for extra in &e.file.extra_files {
+                            referenced.insert(extra.clone());
+                        }
+                    }
+                }
+                entries.extend(es.iter().cloned());
+            }
+            Err(why) => {
+                complete = false;
+                dangling.push(Dangling {
+                    holder: holder.clone(),
+                    kind: "manifest",
+                    file: format!("manifest/{}", m.file_name),
+                    why,
+                });
+            }
+        }
+    }
+    let _ = complete;
+    Some(entries)
+}
+
+/// Merges entries in order: ADD puts a file, DELETE removes it (`FileEntry.mergeEntries`).
+pub fn merge<'a>(entries: impl Iterator<Item = &'a EntryRef>) -> Vec<EntryRef> {
+    let mut live: BTreeMap<FileKey, EntryRef> = BTreeMap::new();
+    for e in entries {
+        match e.kind {
+            FileKind::Add => {
+                live.insert(key(e), e.clone());
+            }
+            FileKind::Delete => {
+                live.remove(&key(e));
+            }
+        }
+    }
+    live.into_values().collect()
+}
+
+fn check_files_exist<'a>(
+    out: &RootFiles,
+    root: &str,
+    holder: &Holder,
+    entries: impl Iterator<Item = &'a EntryRef>,
+    kind: &'static str,
+    dangling: &mut Vec<Dangling>,
+) {
+    if !out.has_data_dirs {
+        // The artifact holds no data directories at all: reported once as artifact-incomplete.
+        return;
+    }
+    for e in entries {
+        if e.file.external_path.is_some() {
+            continue; // outside the table directory; cannot be checked from the artifact
+        }
+        let present = out
+            .data_files_by_name
+            .get(&e.file.file_name)
+            .is_some_and(|paths| {
+                let bucket = format!("bucket-{}", e.bucket);
+                let postpone = e.bucket == -2;
+                paths.iter().any(|p| {
+                    let (dir, _) = split_parent(p);
+                    let (_, last) = split_parent(dir);
+                    last == bucket || (postpone && last == "bucket-postpone")
+                })
+            });
+        if !present {
+            let _ = root;
+            dangling.push(Dangling {
+                holder: holder.clone(),
+                kind,
+                file: format!("bucket-{}/{}", e.bucket, e.file.file_name),
+                why: Unusable::Missing,
+            });
+        }
+    }
+}
+
+fn in_bucket_dir(rel: &str) -> bool {
+    let (dir, _) = split_parent(rel);
+    let (_, last) = split_parent(dir);
+    last.starts_with("bucket-")
+}
+
+fn orphan(root: &str, f: &FileEntry, kind: OrphanKind) -> Orphan {
+    Orphan {
+        path: f.path.clone(),
+        relative: relative_to(root, &f.path),
+        kind,
+        size: f.size,
+        modified: f.modified,
+    }
+}
+
+/// `<uuid>-<n>` → (`uuid`, n).
+pub fn split_counter(s: &str) -> Option<(&str, u64)> {
+    let (uuid, n) = s.rsplit_once('-')?;
+    Some((uuid, n.parse().ok()?))
+}
+
+/// `path` relative to `root`.
+pub fn relative_to(root: &str, path: &str) -> String {
+    if root.is_empty() {
+        return path.to_string();
+    }
+    path.strip_prefix(root)
+        .and_then(|p| p.strip_prefix('/'))
+        .unwrap_or(path)
+        .to_string()
+}
+
+/// The UUID part of a data or changelog file name (`data-<uuid>-<n>.parquet`), which Paimon
+/// draws once per writer instance (`DataFilePathFactory`): files sharing it were written by the
+/// same writer of one partition and bucket.
+pub fn writer_uuid(file_name: &str) -> Option<&str> {
+    let stem = file_name.split('.').next()?;
+    let rest = stem
+        .strip_prefix("changelog-")
+        .or_else(|| stem.strip_prefix("data-"))
+        .unwrap_or(stem);
+    let (uuid, n) = rest.rsplit_once('-')?;
+    n.parse::<u64>().ok()?;
+    (uuid.len() == 36).then_some(uuid)
+}
+
+/// The directory (relative to the root) holding a file of a manifest entry, if present.
+pub fn entry_dir(root_files: &RootFiles, root: &str, e: &ManifestEntry) -> Option<String> {
+    root_files
+        .data_files_by_name
+        .get(&e.file.file_name)
+        .and_then(|p| p.first())
+        .map(|p| relative_to(root, split_parent(p).0))
+}
+
+/// Sorted, deduplicated names.
+pub fn names<'a>(entries: impl Iterator<Item = &'a EntryRef>) -> Vec<String> {
+    entries
+        .map(|e| e.file.file_name.clone())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writer_uuids() {
+        assert_eq!(
+            writer_uuid("changelog-af6d83bc-7cb7-4403-9e65-e1f162b23c84-0.parquet"),
+            Some("af6d83bc-7cb7-4403-9e65-e1f162b23c84")
+        );
+        assert_eq!(
+            writer_uuid("data-077642f7-b518-4896-a556-da7bd91a7462-12.orc"),
+            Some("077642f7-b518-4896-a556-da7bd91a7462")
+        );
+        assert_eq!(writer_uuid("readme.txt"), None);
+        assert_eq!(
+            split_counter("c79efd78-7b5c-468f-a273-8155be9403e2-4"),
+            Some(("c79efd78-7b5c-468f-a273-8155be9403e2", 4))
+        );
+    }
+}

@@ -77,6 +77,9 @@ pub struct TempSnapshotFile {
     pub size: u64,
     /// Modification time.
     pub modified: Option<FileTime>,
+    /// The snapshot it holds, if readable (a temp file is the snapshot JSON that was never
+    /// renamed into place).
+    pub content: Option<Snapshot>,
 }
 
 /// A file that could not be read or parsed.
@@ -220,11 +223,17 @@ impl Timeline {
                     latest_hint = hint;
                 }
             } else if let Some(id) = temp_snapshot_id(name) {
+                // A partial write is expected here, so an unparsable temp file is not a problem.
+                let content = artifact
+                    .read_entry(entry, max_json)
+                    .ok()
+                    .and_then(|b| Snapshot::parse(&b).ok());
                 temp_files.push(TempSnapshotFile {
                     path: entry.path.clone(),
                     id,
                     size: entry.size,
                     modified: entry.modified,
+                    content,
                 });
             } else {
                 unknown_files.push(entry.path.clone());
