@@ -377,16 +377,23 @@ pub fn check(
                     }
                 }
             }
-            let mut all_files = lost_files.clone();
-            all_files.extend(ghost_changelog.iter().cloned());
-            f = f.files(all_files.iter().cloned());
+            // Changelog files the ghost commit names, by their path when they are present.
+            for name in &ghost_changelog {
+                let present = orphans
+                    .iter()
+                    .find(|o| crate::warehouse::split_parent(&o.relative).1 == name.as_str());
+                match present {
+                    Some(o) => lost_files.push(o.relative.clone()),
+                    None => {
+                        f = f.evidence(format!(
+                            "{name}, named by the unpublished commit, is not in the artifact (deleted by remove_orphan_files, or not captured)"
+                        ))
+                    }
+                }
+            }
+            f = f.files(lost_files.iter().cloned());
             for file in &lost_files {
                 out.explained.insert(file.clone());
-            }
-            for name in &ghost_changelog {
-                if let Some(o) = orphans.iter().find(|o| o.relative.ends_with(name.as_str())) {
-                    out.explained.insert(o.relative.clone());
-                }
             }
             // The ghost commit's own manifests are explained too.
             if let Some(r) = root {

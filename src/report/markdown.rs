@@ -50,7 +50,7 @@ fn render_with(report: &Report, rows_per_list: usize) -> String {
     let s = &report.summary;
     let _ = writeln!(
         out,
-        "`{}` · {} table{} · {} error{}, {} warning{}, {} info\n",
+        "{} · {} table{} · {} error{}, {} warning{}, {} info\n",
         code_span(&report.input.name),
         s.tables,
         plural(s.tables),
@@ -128,7 +128,7 @@ fn table_section(out: &mut String, t: &TableReport, rows_per_list: usize) {
         .unwrap_or("none");
     let _ = writeln!(
         out,
-        "changelog-producer `{}` · snapshots {} · hints EARLIEST {} / LATEST {}{}\n",
+        "changelog-producer {} · snapshots {} · hints EARLIEST {} / LATEST {}{}\n",
         code_span(producer),
         match (t.earliest, t.latest) {
             (Some(e), Some(l)) => format!("{e}..{l}"),

@@ -1,0 +1,189 @@
+//! The recovery analysis on real warehouses: what each fixture must and must not report.
+
+mod common;
+
+use prv::report::model::{Code, ConsumerVerdict, Report, Severity, Verdict};
+
+use common::{all_fixture_zips, fixture, report};
+
+fn codes(r: &Report) -> Vec<(Code, Severity, Option<i64>)> {
+    r.all_findings()
+        .map(|(_, f)| (f.code, f.severity, f.snapshot))
+        .collect()
+}
+
+fn crash(name: &str) -> Report {
+    report(&fixture(&format!("warehouses/{name}.zip")))
+}
+
+#[test]
+fn crash_fixtures_report_lost_changelog_at_snapshot_7_with_the_orphan_changelog() {
+    for name in [
+        "java09_d0_state_right_after_crash",
+        "java09_d_crash_between_append_and_compact",
+    ] {
+        let r = crash(name);
+        assert_eq!(r.verdict, Verdict::Fail, "{name}");
+        let lost: Vec<_> = r
+            .all_findings()
+            .filter(|(_, f)| f.code == Code::LostChangelog)
+            .map(|(_, f)| f)
+            .collect();
+        assert_eq!(lost.len(), 1, "{name}: {lost:#?}");
+        let f = lost[0];
+        assert_eq!(f.severity, Severity::Error);
+        assert_eq!(f.snapshot, Some(7));
+        assert_eq!(f.commit_user.as_deref(), Some("crash-writer"));
+        assert_eq!(f.commit_identifier, Some(4));
+        assert!(
+            f.files
+                .iter()
+                .any(|x| x == "bucket-0/changelog-af6d83bc-7cb7-4403-9e65-e1f162b23c84-0.parquet"),
+            "{name}: {:?}",
+            f.files
+        );
+        // The unpublished COMPACT's manifest lists are evidence too, not separate orphans.
+        assert!(f.files.iter().any(|x| x.contains("manifest-list-c79efd78")));
+        assert!(!r
+            .all_findings()
+            .any(|(_, f)| f.code == Code::OrphanFile
+                && f.files.iter().any(|x| x.contains("af6d83bc"))));
+    }
+}
+
+#[test]
+fn partial_loss_is_told_apart_from_no_changelog_at_all() {
+    let after = crash("java09_d_crash_between_append_and_compact");
+    let f = after
+        .all_findings()
+        .find(|(_, f)| f.code == Code::LostChangelog)
+        .unwrap()
+        .1;
+    assert_eq!(f.related_snapshots, vec![9]);
+    assert!(f
+        .evidence
+        .iter()
+        .any(|e| e.starts_with("partial loss: snapshot 9")));
+    assert!(f
+        .evidence
+        .iter()
+        .any(|e| e.contains("recovery skipped identifier 4")));
+
+    let before = crash("java09_d0_state_right_after_crash");
+    let f = before
+        .all_findings()
+        .find(|(_, f)| f.code == Code::LostChangelog)
+        .unwrap()
+        .1;
+    assert!(f.related_snapshots.is_empty());
+    assert!(f
+        .evidence
+        .iter()
+        .any(|e| e.contains("no changelog was ever produced")));
+    assert!(f
+        .evidence
+        .iter()
+        .any(|e| e.contains("writer's last commit")));
+}
+
+#[test]
+fn cdc_reader_is_past_the_lost_changelog_after_recovery() {
+    let r = crash("java09_d_crash_between_append_and_compact");
+    let c = &r.tables[0].consumers[0];
+    assert_eq!(c.id, "cdc-reader");
+    assert_eq!(c.next_snapshot, Some(8));
+    assert_eq!(c.verdict, ConsumerVerdict::PastLostChangelog);
+    assert!(codes(&r).contains(&(Code::ConsumerPastLostChangelog, Severity::Error, Some(7))));
+
+    // Right after the crash the reader has not crossed snapshot 7 yet.
+    let r = crash("java09_d0_state_right_after_crash");
+    let c = &r.tables[0].consumers[0];
+    assert_eq!(c.next_snapshot, Some(7));
+    assert_ne!(c.verdict, ConsumerVerdict::PastLostChangelog);
+    assert!(codes(&r).contains(&(
+        Code::ConsumerBeforeLostChangelog,
+        Severity::Warning,
+        Some(7)
+    )));
+}
+
+#[test]
+fn the_stale_consumer_in_b2_is_judged_expired() {
+    let r = crash("java09_b2_stale_consumer");
+    let t = &r.tables[0];
+    let stale = t.consumers.iter().find(|c| c.id == "stale-reader").unwrap();
+    assert_eq!(stale.verdict, ConsumerVerdict::Expired);
+    let healthy = t
+        .consumers
+        .iter()
+        .find(|c| c.id == "healthy-reader")
+        .unwrap();
+    assert_eq!(healthy.verdict, ConsumerVerdict::CaughtUp);
+    let f = t
+        .findings
+        .iter()
+        .find(|f| f.code == Code::ConsumerExpired)
+        .unwrap();
+    assert_eq!(f.consumer.as_deref(), Some("stale-reader"));
+    assert_eq!(f.snapshot, Some(2));
+    assert!(f.message.contains("silently starts at 6"));
+}
+
+#[test]
+fn healthy_fixtures_have_no_errors() {
+    for name in [
+        "java09_a_healthy_pk",
+        "java09_b_consumer",
+        "java09_c_split_commits",
+        "java09_e_expire_changelog_tag_branch",
+        "pypaimon21_a_healthy_pk",
+        "pypaimon21_b_consumer",
+    ] {
+        let r = crash(name);
+        let errors: Vec<_> = r
+            .all_findings()
+            .filter(|(_, f)| f.severity == Severity::Error)
+            .collect();
+        assert!(errors.is_empty(), "{name}: {errors:#?}");
+        assert!(
+            !r.all_findings().any(|(_, f)| f.code == Code::LostChangelog),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn lagging_consumer_pins_expiration() {
+    let r = crash("java09_b_consumer");
+    let fence = r.tables[0].expiration_fence.as_ref().unwrap();
+    assert_eq!(fence.consumer, "lagging-reader");
+    assert_eq!(fence.next_snapshot, 4);
+    assert!(fence.fences_snapshots);
+}
+
+#[test]
+fn full_compaction_every_second_commit_is_healthy() {
+    // fullcompact_t has APPENDs 1 and 4 without a COMPACT at their identifier: compacted later.
+    let r = crash("java09_c_split_commits");
+    let t = r
+        .tables
+        .iter()
+        .find(|t| t.path.ends_with("fullcompact_t"))
+        .unwrap();
+    assert!(
+        t.findings
+            .iter()
+            .all(|f| f.code != Code::PendingChangelog && f.code != Code::LostChangelog),
+        "{:#?}",
+        t.findings
+    );
+}
+
+#[test]
+fn every_fixture_is_analysed_without_panicking_and_deterministically() {
+    for path in all_fixture_zips() {
+        let a = prv::report::json::render(&report(&path));
+        let b = prv::report::json::render(&report(&path));
+        assert_eq!(a, b, "{}", path.display());
+    }
+}

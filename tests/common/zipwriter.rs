@@ -1,0 +1,188 @@
+//! A minimal zip writer for tests: stored and deflated entries, optional DOS times, and knobs
+//! to build damaged archives. Independent of the reader under test.
+
+use std::io::Write;
+
+/// One entry to write.
+pub struct Entry {
+    pub name: Vec<u8>,
+    pub data: EntryData,
+    pub deflate: bool,
+    /// (date, time) in MS-DOS format.
+    pub dos_time: (u16, u16),
+    /// Overrides written into the headers (to build lying archives).
+    pub declared_size: Option<u32>,
+    pub declared_crc: Option<u32>,
+    pub method: Option<u16>,
+    pub flags: u16,
+    pub external_attrs: u32,
+}
+
+/// Entry content: bytes, or `n` zero bytes produced without holding them in memory.
+pub enum EntryData {
+    Bytes(Vec<u8>),
+    Zeros(u64),
+}
+
+impl Entry {
+    pub fn new(name: &str, data: Vec<u8>) -> Self {
+        Entry {
+            name: name.as_bytes().to_vec(),
+            data: EntryData::Bytes(data),
+            deflate: true,
+            dos_time: ((46 << 9) | (11 << 5) | 30, (8 << 11) | (33 << 5)),
+            declared_size: None,
+            declared_crc: None,
+            method: None,
+            flags: 0,
+            external_attrs: 0,
+        }
+    }
+
+    pub fn stored(mut self) -> Self {
+        self.deflate = false;
+        self
+    }
+}
+
+/// Writes a zip to `out`; returns the bytes written.
+pub fn write_zip(out: &mut impl Write, entries: &[Entry]) -> std::io::Result<u64> {
+    let mut offset: u64 = 0;
+    let mut central = Vec::new();
+    let mut count = 0u16;
+    for e in entries {
+        let (crc, size, compressed): (u32, u64, Vec<u8>) = match &e.data {
+            EntryData::Bytes(b) => {
+                let crc = crc32fast::hash(b);
+                let c = if e.deflate {
+                    miniz_oxide::deflate::compress_to_vec(b, 6)
+                } else {
+                    b.clone()
+                };
+                (crc, b.len() as u64, c)
+            }
+            EntryData::Zeros(n) => {
+                let mut h = crc32fast::Hasher::new();
+                let chunk = vec![0u8; 1 << 20];
+                let mut left = *n;
+                while left > 0 {
+                    let k = left.min(chunk.len() as u64) as usize;
+                    h.update(&chunk[..k]);
+                    left -= k as u64;
+                }
+                let crc = h.finalize();
+                let c = if e.deflate {
+                    deflate_zeros(*n)
+                } else {
+                    Vec::new() // written below in chunks
+                };
+                (crc, *n, c)
+            }
+        };
+        let method = e.method.unwrap_or(if e.deflate { 8 } else { 0 });
+        let crc = e.declared_crc.unwrap_or(crc);
+        let usize32 = e.declared_size.unwrap_or(size as u32);
+        let stored_zeros = matches!(e.data, EntryData::Zeros(_)) && !e.deflate;
+        let csize = if stored_zeros {
+            size
+        } else {
+            compressed.len() as u64
+        };
+        let mut local = Vec::new();
+        local.extend_from_slice(&0x0403_4b50u32.to_le_bytes());
+        local.extend_from_slice(&20u16.to_le_bytes());
+        local.extend_from_slice(&e.flags.to_le_bytes());
+        local.extend_from_slice(&method.to_le_bytes());
+        local.extend_from_slice(&e.dos_time.1.to_le_bytes());
+        local.extend_from_slice(&e.dos_time.0.to_le_bytes());
+        local.extend_from_slice(&crc.to_le_bytes());
+        local.extend_from_slice(&(csize as u32).to_le_bytes());
+        local.extend_from_slice(&usize32.to_le_bytes());
+        local.extend_from_slice(&(e.name.len() as u16).to_le_bytes());
+        local.extend_from_slice(&0u16.to_le_bytes());
+        local.extend_from_slice(&e.name);
+        out.write_all(&local)?;
+        if stored_zeros {
+            let chunk = vec![0u8; 1 << 20];
+            let mut left = size;
+            while left > 0 {
+                let k = left.min(chunk.len() as u64) as usize;
+                out.write_all(&chunk[..k])?;
+                left -= k as u64;
+            }
+        } else {
+            out.write_all(&compressed)?;
+        }
+        let mut c = Vec::new();
+        c.extend_from_slice(&0x0201_4b50u32.to_le_bytes());
+        c.extend_from_slice(&((3u16 << 8) | 20).to_le_bytes());
+        c.extend_from_slice(&20u16.to_le_bytes());
+        c.extend_from_slice(&e.flags.to_le_bytes());
+        c.extend_from_slice(&method.to_le_bytes());
+        c.extend_from_slice(&e.dos_time.1.to_le_bytes());
+        c.extend_from_slice(&e.dos_time.0.to_le_bytes());
+        c.extend_from_slice(&crc.to_le_bytes());
+        c.extend_from_slice(&(csize as u32).to_le_bytes());
+        c.extend_from_slice(&usize32.to_le_bytes());
+        c.extend_from_slice(&(e.name.len() as u16).to_le_bytes());
+        c.extend_from_slice(&0u16.to_le_bytes()); // extra
+        c.extend_from_slice(&0u16.to_le_bytes()); // comment
+        c.extend_from_slice(&0u16.to_le_bytes()); // disk
+        c.extend_from_slice(&0u16.to_le_bytes()); // internal attrs
+        c.extend_from_slice(&e.external_attrs.to_le_bytes());
+        c.extend_from_slice(&(offset as u32).to_le_bytes());
+        c.extend_from_slice(&e.name);
+        central.extend_from_slice(&c);
+        offset += local.len() as u64 + csize;
+        count += 1;
+    }
+    out.write_all(&central)?;
+    let mut eocd = Vec::new();
+    eocd.extend_from_slice(&0x0605_4b50u32.to_le_bytes());
+    eocd.extend_from_slice(&0u16.to_le_bytes());
+    eocd.extend_from_slice(&0u16.to_le_bytes());
+    eocd.extend_from_slice(&count.to_le_bytes());
+    eocd.extend_from_slice(&count.to_le_bytes());
+    eocd.extend_from_slice(&(central.len() as u32).to_le_bytes());
+    eocd.extend_from_slice(&(offset as u32).to_le_bytes());
+    eocd.extend_from_slice(&0u16.to_le_bytes());
+    out.write_all(&eocd)?;
+    Ok(offset + central.len() as u64 + eocd.len() as u64)
+}
+
+/// A raw deflate stream of `n` zero bytes, built from repeated stored-free blocks so that a
+/// test can fake a huge file cheaply: each 1 MiB of zeros compresses to ~1 KiB.
+fn deflate_zeros(n: u64) -> Vec<u8> {
+    use miniz_oxide::deflate::core::{
+        compress, create_comp_flags_from_zip_params, CompressorOxide, TDEFLFlush, TDEFLStatus,
+    };
+    let mut comp = CompressorOxide::new(create_comp_flags_from_zip_params(6, -15, 0));
+    let chunk = vec![0u8; 1 << 20];
+    let mut out = Vec::new();
+    let mut buf = vec![0u8; 1 << 16];
+    let mut left = n;
+    loop {
+        let k = left.min(chunk.len() as u64) as usize;
+        left -= k as u64;
+        let flush = if left == 0 {
+            TDEFLFlush::Finish
+        } else {
+            TDEFLFlush::None
+        };
+        let mut input = &chunk[..k];
+        loop {
+            let (status, consumed, produced) = compress(&mut comp, input, &mut buf, flush);
+            out.extend_from_slice(&buf[..produced]);
+            input = &input[consumed..];
+            match status {
+                TDEFLStatus::Done => return out,
+                TDEFLStatus::Okay if input.is_empty() && produced < buf.len() => break,
+                TDEFLStatus::Okay => {}
+                _ => panic!("deflate failed"),
+            }
+        }
+        if left == 0 && k == 0 {
+            return out;
+        }
+    }
+}
