@@ -94,7 +94,11 @@ static ENTRY_FIELDS: [FieldSpec; 10] = [
     f("_FILE_NAME", Kind::Str, FILE_NAME),
     f("_FILE_SIZE", Kind::Long, FILE_SIZE),
     f("_ROW_COUNT", Kind::Long, ROW_COUNT),
-    f("_DELETIONS_VECTORS_RANGES", Kind::RecordList(&DV), DV_RANGES),
+    f(
+        "_DELETIONS_VECTORS_RANGES",
+        Kind::RecordList(&DV),
+        DV_RANGES,
+    ),
     f("_EXTERNAL_PATH", Kind::Str, EXTERNAL_PATH),
 ];
 
@@ -105,7 +109,7 @@ static ENTRY: RecordSpec = RecordSpec {
 };
 
 fn build(row: Row<'_, '_>) -> Result<IndexManifestEntry> {
-    row.require(0, "index manifest entry")?;
+    row.require(0, "an index manifest entry")?;
     let version = row.int(VERSION, "_VERSION")?;
     if version != INDEX_MANIFEST_VERSION {
         return Err(Error::unsupported(format!(
@@ -160,4 +164,192 @@ pub fn read_index_manifest(
     limits: &Limits,
 ) -> Result<Vec<IndexManifestEntry>> {
     read_records(bytes, cache, limits, &ENTRY, build)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ErrorKind;
+    use crate::paimon::avro::testutil::*;
+    use crate::paimon::avro::Codec;
+
+    fn dv(file: &'static str, offset: i64, len: i64, card: Option<i64>) -> Fields {
+        let mut f = fields(vec![
+            ("f0", T::Str(file)),
+            ("f1", T::Int(offset)),
+            ("f2", T::Int(len)),
+        ]);
+        if let Some(c) = card {
+            f.insert("_CARDINALITY", T::Int(c));
+        }
+        f
+    }
+
+    fn entry(ranges: Option<Vec<Fields>>) -> Fields {
+        let mut f = fields(vec![
+            ("_VERSION", T::Int(1)),
+            ("_KIND", T::Int(0)),
+            (
+                "_PARTITION",
+                T::Bytes(vec![0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+            ),
+            ("_BUCKET", T::Int(1)),
+            ("_INDEX_TYPE", T::Str("DELETION_VECTORS")),
+            ("_FILE_NAME", T::Str("index-0d4c-0")),
+            ("_FILE_SIZE", T::Int(345)),
+            ("_ROW_COUNT", T::Int(2)),
+        ]);
+        if let Some(r) = ranges {
+            f.insert("_DELETIONS_VECTORS_RANGES", T::Records(r));
+        }
+        f
+    }
+
+    fn read(f: &[u8]) -> Result<Vec<IndexManifestEntry>> {
+        read_index_manifest(f, &mut AvroSchemaCache::new(), &Limits::default())
+    }
+
+    #[test]
+    fn paimon_08_snappy_deletion_vectors() {
+        let rows = [
+            entry(Some(vec![
+                dv("data-1.orc", 1, 40, None),
+                dv("data-2.orc", 45, 50, None),
+            ])),
+            entry(None),
+        ];
+        let f = ocf(
+            INDEX_MANIFEST_ENTRY_0_8,
+            Codec::Snappy,
+            &[records(INDEX_MANIFEST_ENTRY_0_8, &rows)],
+        );
+        let out = read(&f).unwrap();
+        assert_eq!(out.len(), 2);
+        let e = &out[0];
+        assert_eq!(e.version, 1);
+        assert_eq!(e.kind, FileKind::Add);
+        assert_eq!(e.bucket, 1);
+        assert_eq!(e.index_type, "DELETION_VECTORS");
+        assert_eq!(e.file_name, "index-0d4c-0");
+        assert_eq!((e.file_size, e.row_count), (345, 2));
+        assert_eq!(
+            e.deletion_vector_ranges,
+            Some(vec![
+                DeletionVectorRange {
+                    data_file: "data-1.orc".into(),
+                    offset: 1,
+                    length: 40,
+                    cardinality: None
+                },
+                DeletionVectorRange {
+                    data_file: "data-2.orc".into(),
+                    offset: 45,
+                    length: 50,
+                    cardinality: None
+                },
+            ])
+        );
+        assert_eq!(e.external_path, None);
+        assert_eq!(out[1].deletion_vector_ranges, None);
+    }
+
+    #[test]
+    fn master_with_cardinality_external_path_and_a_global_index_to_skip() {
+        let mut r = entry(Some(vec![dv("data-1.parquet", 1, 40, Some(7))]));
+        r.insert("_EXTERNAL_PATH", T::Str("oss://b/index-0d4c-0"));
+        r.insert("_ROW_RANGE_END", T::Int(99)); // inside the (non-null) _GLOBAL_INDEX record
+        r.insert("_EXTRA_FIELD_IDS", T::Null);
+        let hash = fields(vec![
+            ("_VERSION", T::Int(1)),
+            ("_KIND", T::Int(0)),
+            ("_PARTITION", T::Bytes(vec![0; 12])),
+            ("_BUCKET", T::Int(0)),
+            ("_INDEX_TYPE", T::Str("HASH")),
+            ("_FILE_NAME", T::Str("index-1")),
+            ("_FILE_SIZE", T::Int(8)),
+            ("_ROW_COUNT", T::Int(2)),
+        ]);
+        for codec in [Codec::Zstandard, Codec::Deflate] {
+            let f = ocf(
+                INDEX_MANIFEST_ENTRY_MASTER,
+                codec,
+                &[records(
+                    INDEX_MANIFEST_ENTRY_MASTER,
+                    &[r.clone(), hash.clone()],
+                )],
+            );
+            let out = read(&f).unwrap();
+            assert_eq!(
+                out[0].external_path.as_deref(),
+                Some("oss://b/index-0d4c-0")
+            );
+            let ranges = out[0].deletion_vector_ranges.as_ref().unwrap();
+            assert_eq!(ranges[0].cardinality, Some(7));
+            assert_eq!(out[1].index_type, "HASH");
+            assert_eq!(out[1].deletion_vector_ranges, None);
+        }
+    }
+
+    #[test]
+    fn null_range_items_are_dropped() {
+        // Array of ["null", record] with a null element in the middle.
+        let rec = |name: &str| {
+            Val::Union(
+                1,
+                Box::new(Val::Rec(vec![
+                    Val::Str(name.into()),
+                    Val::Long(1),
+                    Val::Long(2),
+                    Val::Union(0, Box::new(Val::Null)),
+                ])),
+            )
+        };
+        let v = Val::Rec(vec![
+            Val::Long(1),
+            Val::Long(0),
+            Val::Bytes(vec![0; 12]),
+            Val::Long(0),
+            Val::Str("DELETION_VECTORS".into()),
+            Val::Str("index-2".into()),
+            Val::Long(10),
+            Val::Long(2),
+            Val::Union(
+                1,
+                Box::new(Val::ArrSized(vec![
+                    rec("a"),
+                    Val::Union(0, Box::new(Val::Null)),
+                    rec("b"),
+                ])),
+            ),
+        ]);
+        // The master schema without its last two fields, so the datum above matches it.
+        let mut s: serde_json::Value = serde_json::from_str(INDEX_MANIFEST_ENTRY_MASTER).unwrap();
+        let fs = s["fields"].as_array_mut().unwrap();
+        fs.truncate(fs.len() - 2);
+        let schema = s.to_string();
+        let f = ocf(&schema, Codec::Null, &[vec![v]]);
+        let out = read(&f).unwrap();
+        let names: Vec<_> = out[0]
+            .deletion_vector_ranges
+            .as_ref()
+            .unwrap()
+            .iter()
+            .map(|r| r.data_file.as_str())
+            .collect();
+        assert_eq!(names, ["a", "b"]);
+    }
+
+    #[test]
+    fn other_versions_are_unsupported() {
+        let mut r = entry(None);
+        r.insert("_VERSION", T::Int(2));
+        let f = ocf(
+            INDEX_MANIFEST_ENTRY_MASTER,
+            Codec::Null,
+            &[records(INDEX_MANIFEST_ENTRY_MASTER, &[r])],
+        );
+        let e = read(&f).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Unsupported);
+        assert_eq!(e.to_string(), "block 0: record 0: Unsupported version: 2");
+    }
 }

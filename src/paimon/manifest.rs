@@ -211,14 +211,14 @@ static ENTRY: RecordSpec = RecordSpec {
 };
 
 fn build(row: Row<'_, '_>) -> Result<ManifestEntry> {
-    row.require(0, "manifest entry")?;
+    row.require(0, "a manifest entry")?;
     let version = row.int(VERSION, "_VERSION")?;
     check_manifest_version(version)?;
     let kind = FileKind::from_value(row.long(KIND, "_KIND")?)?;
     let partition = row.bytes(PARTITION, "_PARTITION")?.to_vec();
     let bucket = row.int(BUCKET, "_BUCKET")?;
     let total_buckets = row.int(TOTAL_BUCKETS, "_TOTAL_BUCKETS")?;
-    row.require(FILE, "_FILE")?;
+    row.require(FILE, "field _FILE")?;
     let file = build_file(row).map_err(|e| e.context("field _FILE"))?;
     Ok(ManifestEntry {
         version,
@@ -273,4 +273,406 @@ pub fn read_manifest(
     limits: &Limits,
 ) -> Result<Vec<ManifestEntry>> {
     read_records(bytes, cache, limits, &ENTRY, build)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeMap, HashMap};
+
+    use super::*;
+    use crate::error::ErrorKind;
+    use crate::paimon::avro::testutil::*;
+    use crate::paimon::avro::Codec;
+    use crate::paimon::binary_row::{try_render_partition, PartitionRenderOptions};
+    use crate::paimon::manifest_list::read_manifest_list;
+
+    fn entry(kind: i64, file: &'static str) -> Fields {
+        fields(vec![
+            ("_VERSION", T::Int(2)),
+            ("_KIND", T::Int(kind)),
+            (
+                "_PARTITION",
+                T::Bytes(vec![
+                    0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            ),
+            ("_BUCKET", T::Int(3)),
+            ("_TOTAL_BUCKETS", T::Int(4)),
+            ("_FILE_NAME", T::Str(file)),
+            ("_FILE_SIZE", T::Int(2202)),
+            ("_ROW_COUNT", T::Int(10)),
+            (
+                "_MIN_KEY",
+                T::Bytes(vec![0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+            ),
+            ("_MAX_KEY", T::Bytes(vec![1; 12])),
+            ("_MIN_VALUES", T::Bytes(vec![9; 30])),
+            ("_MIN_SEQUENCE_NUMBER", T::Int(5)),
+            ("_MAX_SEQUENCE_NUMBER", T::Int(-1)),
+            ("_SCHEMA_ID", T::Int(1)),
+            ("_LEVEL", T::Int(5)),
+            ("_EXTRA_FILES", T::StrList(vec![file, "x.index"])),
+            ("_CREATION_TIME", T::Int(1_796_027_580_090)),
+            ("_DELETE_ROW_COUNT", T::Int(2)),
+        ])
+    }
+
+    fn read(bytes: &[u8]) -> Result<Vec<ManifestEntry>> {
+        read_manifest(bytes, &mut AvroSchemaCache::new(), &Limits::default())
+    }
+
+    #[test]
+    fn paimon_08_union_wrapped_snappy() {
+        let rows = [entry(0, "data-a.orc"), entry(1, "data-b.orc")];
+        let f = ocf(
+            MANIFEST_ENTRY_0_8,
+            Codec::Snappy,
+            &[records(MANIFEST_ENTRY_0_8, &rows)],
+        );
+        let out = read(&f).unwrap();
+        assert_eq!(out.len(), 2);
+        let e = &out[0];
+        assert_eq!(e.version, 2);
+        assert_eq!(e.kind, FileKind::Add);
+        assert_eq!(out[1].kind, FileKind::Delete);
+        assert_eq!(e.bucket, 3);
+        assert_eq!(e.total_buckets, 4);
+        assert_eq!(e.partition.len(), 20);
+        let d = &e.file;
+        assert_eq!(d.file_name, "data-a.orc");
+        assert_eq!(d.file_size, 2202);
+        assert_eq!(d.row_count, 10);
+        assert_eq!(d.min_key, vec![0; 12]);
+        assert_eq!(d.max_key, vec![1; 12]);
+        assert_eq!(d.min_sequence_number, 5);
+        assert_eq!(d.max_sequence_number, -1);
+        assert_eq!(d.schema_id, 1);
+        assert_eq!(d.level, 5);
+        assert_eq!(d.extra_files, vec!["data-a.orc", "x.index"]);
+        assert_eq!(d.creation_time_millis, Some(1_796_027_580_090));
+        assert_eq!(d.delete_row_count, Some(2));
+        // Fields 0.8 did not have.
+        assert_eq!(d.file_source, None);
+        assert_eq!(d.value_stats_cols, None);
+        assert_eq!(d.external_path, None);
+        assert_eq!(d.first_row_id, None);
+        assert_eq!(d.write_cols, None);
+        assert_eq!(d.embedded_file_index, None);
+    }
+
+    #[test]
+    fn master_schema_with_every_field_in_null_and_deflate() {
+        let mut row = entry(0, "data-c.parquet");
+        row.extend([
+            ("_EMBEDDED_FILE_INDEX", T::Bytes(vec![1, 2, 3])),
+            ("_FILE_SOURCE", T::Int(1)),
+            ("_VALUE_STATS_COLS", T::StrList(vec!["a", "b"])),
+            ("_EXTERNAL_PATH", T::Str("s3://bucket/x/data-c.parquet")),
+            ("_FIRST_ROW_ID", T::Int(1000)),
+            ("_WRITE_COLS", T::StrList(vec!["a"])),
+            (
+                "_NULL_COUNTS",
+                T::Records(vec![]), // empty array of nullable longs
+            ),
+        ]);
+        let mut nulls = entry(1, "data-d.parquet");
+        nulls.extend([
+            ("_CREATION_TIME", T::Null),
+            ("_DELETE_ROW_COUNT", T::Null),
+            ("_VALUE_STATS_COLS", T::StrList(vec![])),
+        ]);
+        for codec in [Codec::Null, Codec::Deflate, Codec::Zstandard] {
+            let f = ocf(
+                MANIFEST_ENTRY_MASTER,
+                codec,
+                &[records(
+                    MANIFEST_ENTRY_MASTER,
+                    &[row.clone(), nulls.clone()],
+                )],
+            );
+            let out = read(&f).unwrap();
+            let d = &out[0].file;
+            assert_eq!(d.embedded_file_index.as_deref(), Some(&[1u8, 2, 3][..]));
+            assert_eq!(d.file_source, Some(FileSource::Compact));
+            assert_eq!(d.value_stats_cols, Some(vec!["a".into(), "b".into()]));
+            assert_eq!(
+                d.external_path.as_deref(),
+                Some("s3://bucket/x/data-c.parquet")
+            );
+            assert_eq!(d.first_row_id, Some(1000));
+            assert_eq!(d.write_cols, Some(vec!["a".into()]));
+            let d = &out[1].file;
+            assert_eq!(d.creation_time_millis, None);
+            assert_eq!(d.delete_row_count, None);
+            assert_eq!(d.file_source, None);
+            assert_eq!(d.value_stats_cols, Some(vec![]));
+        }
+    }
+
+    #[test]
+    fn version_kind_and_null_record_errors() {
+        let mut v1 = entry(0, "f");
+        v1.insert("_VERSION", T::Int(1));
+        let f = ocf(
+            MANIFEST_ENTRY_MASTER,
+            Codec::Null,
+            &[records(MANIFEST_ENTRY_MASTER, &[v1])],
+        );
+        let e = read(&f).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Unsupported);
+        assert_eq!(
+            e.to_string(),
+            "block 0: record 0: The current version 2 is not compatible with the version 1, please recreate the table."
+        );
+        let mut v3 = entry(0, "f");
+        v3.insert("_VERSION", T::Int(3));
+        let f = ocf(
+            MANIFEST_ENTRY_MASTER,
+            Codec::Null,
+            &[records(MANIFEST_ENTRY_MASTER, &[entry(0, "ok"), v3])],
+        );
+        let e = read(&f).unwrap_err();
+        assert_eq!(e.to_string(), "block 0: record 1: Unsupported version: 3");
+
+        let f = ocf(
+            MANIFEST_ENTRY_MASTER,
+            Codec::Null,
+            &[records(MANIFEST_ENTRY_MASTER, &[entry(7, "f")])],
+        );
+        assert!(read(&f).unwrap_err().to_string().contains("_KIND"));
+
+        let mut bad_source = entry(0, "f");
+        bad_source.insert("_FILE_SOURCE", T::Int(9));
+        let f = ocf(
+            MANIFEST_ENTRY_MASTER,
+            Codec::Null,
+            &[records(MANIFEST_ENTRY_MASTER, &[bad_source])],
+        );
+        let e = read(&f).unwrap_err();
+        assert!(
+            e.to_string().contains("field _FILE: expected _FILE_SOURCE"),
+            "{e}"
+        );
+
+        // 0.8: null _FILE and a null top-level record.
+        let mut null_file = Vec::new();
+        encode(
+            &Val::Union(
+                1,
+                Box::new(Val::Rec(vec![
+                    Val::Long(2),
+                    Val::Long(0),
+                    Val::Bytes(vec![]),
+                    Val::Long(0),
+                    Val::Long(1),
+                    Val::Union(0, Box::new(Val::Null)),
+                ])),
+            ),
+            &mut null_file,
+        );
+        let mut f = header(MANIFEST_ENTRY_0_8, Codec::Null);
+        zigzag(2, &mut f);
+        zigzag(null_file.len() as i64 + 1, &mut f);
+        f.extend(&null_file);
+        f.push(0); // second record: the null branch of the top-level union
+        f.extend_from_slice(&SYNC);
+        let e = read(&f).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "block 0: record 0: expected field _FILE, found null"
+        );
+        let mut f = header(MANIFEST_ENTRY_0_8, Codec::Null);
+        f.extend_from_slice(&[2, 2, 0]); // count 1, size 1, union branch 0 (null)
+        f.extend_from_slice(&SYNC);
+        let e = read(&f).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "block 0: record 0: expected a manifest entry, found null"
+        );
+    }
+
+    #[test]
+    fn field_absent_from_the_writer_schema() {
+        let schema = MANIFEST_ENTRY_MASTER.replace("_TOTAL_BUCKETS", "_SOMETHING_ELSE");
+        let f = ocf(&schema, Codec::Null, &[records(&schema, &[entry(0, "f")])]);
+        let e = read(&f).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "block 0: record 0: expected field _TOTAL_BUCKETS, found none in the writer schema"
+        );
+    }
+
+    /// One table in a fixture: its root and files.
+    struct Table<'a> {
+        root: String,
+        files: &'a HashMap<String, Vec<u8>>,
+    }
+
+    impl Table<'_> {
+        fn get(&self, rel: &str) -> Option<&Vec<u8>> {
+            self.files.get(&format!("{}/{rel}", self.root))
+        }
+        fn json(&self, rel: &str) -> serde_json::Value {
+            serde_json::from_slice(self.get(rel).unwrap()).unwrap()
+        }
+    }
+
+    /// Cross-checks every fixture against itself: for every snapshot whose manifest lists are
+    /// in the artifact, the live data files and changelog files exist at the path their
+    /// partition and bucket give, with the size the manifest records, and the manifest lists'
+    /// sizes and ADD/DELETE counts match the manifests.
+    #[test]
+    fn fixture_manifests_agree_with_the_files_on_disk() {
+        let limits = Limits::default();
+        let mut checked_files = 0;
+        let mut checked_snapshots = 0;
+        for (zip, list) in fixture_zips() {
+            let files: HashMap<String, Vec<u8>> = list.into_iter().collect();
+            let roots: Vec<String> = files
+                .keys()
+                .filter_map(|n| {
+                    n.split_once("/snapshot/snapshot-")
+                        .map(|(r, _)| r.to_string())
+                })
+                .filter(|r| !r.contains("/branch/"))
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            assert!(!roots.is_empty(), "{zip}");
+            for root in roots {
+                let t = Table {
+                    root: root.clone(),
+                    files: &files,
+                };
+                let mut snaps: Vec<String> = files
+                    .keys()
+                    .filter_map(|n| n.strip_prefix(&format!("{root}/snapshot/")))
+                    .filter(|n| n.starts_with("snapshot-"))
+                    .map(str::to_string)
+                    .collect();
+                snaps.sort();
+                for snap in snaps {
+                    let s = t.json(&format!("snapshot/{snap}"));
+                    let schema = t.json(&format!("schema/schema-{}", s["schemaId"]));
+                    let by_name: HashMap<&str, &str> = schema["fields"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|f| {
+                            (
+                                f["name"].as_str().unwrap(),
+                                f["type"].as_str().unwrap_or("?"),
+                            )
+                        })
+                        .collect();
+                    let part_fields: Vec<(String, String)> = schema["partitionKeys"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|k| {
+                            let k = k.as_str().unwrap();
+                            (k.to_string(), by_name[k].to_string())
+                        })
+                        .collect();
+                    let lists = |keys: &[&str]| -> Option<Vec<ManifestEntry>> {
+                        let mut entries = Vec::new();
+                        for key in keys {
+                            let name = s[*key].as_str()?;
+                            let bytes = t.get(&format!("manifest/{name}"))?;
+                            let metas =
+                                read_manifest_list(bytes, &mut AvroSchemaCache::new(), &limits)
+                                    .unwrap_or_else(|e| panic!("{zip} {name}: {e}"));
+                            for m in metas {
+                                let mbytes = t.get(&format!("manifest/{}", m.file_name))?;
+                                assert_eq!(m.file_size as usize, mbytes.len(), "{}", m.file_name);
+                                let es =
+                                    read_manifest(mbytes, &mut AvroSchemaCache::new(), &limits)
+                                        .unwrap();
+                                let adds = es.iter().filter(|e| e.kind == FileKind::Add).count();
+                                assert_eq!(m.num_added_files as usize, adds, "{}", m.file_name);
+                                assert_eq!(m.num_deleted_files as usize, es.len() - adds);
+                                entries.extend(es);
+                            }
+                        }
+                        Some(entries)
+                    };
+                    let Some(data) = lists(&["baseManifestList", "deltaManifestList"]) else {
+                        continue;
+                    };
+                    let mut live: BTreeMap<(Vec<u8>, i32, i32, String), ManifestEntry> =
+                        BTreeMap::new();
+                    for e in data {
+                        let key = (
+                            e.partition.clone(),
+                            e.bucket,
+                            e.file.level,
+                            e.file.file_name.clone(),
+                        );
+                        match e.kind {
+                            FileKind::Add => {
+                                assert!(live.insert(key, e).is_none(), "{zip} {snap}: added twice")
+                            }
+                            FileKind::Delete => {
+                                live.remove(&key);
+                            }
+                        }
+                    }
+                    let changelog = if s["changelogManifestList"].is_string() {
+                        lists(&["changelogManifestList"]).unwrap_or_default()
+                    } else {
+                        Vec::new()
+                    };
+                    checked_snapshots += 1;
+                    for e in live.values().chain(&changelog) {
+                        let part = try_render_partition(
+                            &e.partition,
+                            &part_fields,
+                            &PartitionRenderOptions::default(),
+                        )
+                        .unwrap();
+                        let dir = if part.is_empty() {
+                            String::new()
+                        } else {
+                            format!("{part}/")
+                        };
+                        let path = format!("{dir}bucket-{}/{}", e.bucket, e.file.file_name);
+                        let bytes = t
+                            .get(&path)
+                            .unwrap_or_else(|| panic!("{zip} {snap}: {root}/{path} missing"));
+                        assert_eq!(bytes.len() as i64, e.file.file_size, "{path}");
+                        checked_files += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked_snapshots > 30, "{checked_snapshots}");
+        assert!(checked_files > 100, "{checked_files}");
+    }
+
+    #[test]
+    fn pypaimon_fixture_entries() {
+        let mut cache = AvroSchemaCache::new();
+        let files: Vec<_> = fixture_manifest_files()
+            .into_iter()
+            .filter(|(n, _)| n.contains("pypaimon21_a") && !n.contains("manifest-list-"))
+            .collect();
+        assert!(!files.is_empty());
+        let mut seen = 0;
+        for (name, bytes) in files {
+            for e in read_manifest(&bytes, &mut cache, &Limits::default()).unwrap() {
+                assert_eq!(e.version, 2, "{name}");
+                assert_eq!(e.total_buckets, 2);
+                assert!(e.bucket == 0 || e.bucket == 1);
+                assert!(e.file.file_name.ends_with(".parquet"));
+                assert_eq!(e.file.level, 0);
+                assert_eq!(e.file.value_stats_cols, Some(vec![]));
+                assert!(e.file.creation_time_millis.is_some());
+                let fields = vec![("dt".to_string(), "STRING NOT NULL".to_string())];
+                let p = try_render_partition(&e.partition, &fields, &Default::default()).unwrap();
+                assert!(p == "dt=2024-01-01" || p == "dt=2024-01-02", "{p}");
+                seen += 1;
+            }
+        }
+        assert!(seen >= 6, "{seen}");
+    }
 }

@@ -83,7 +83,11 @@ static META_FIELDS: [FieldSpec; 13] = [
     f("_FILE_SIZE", Kind::Long, FILE_SIZE),
     f("_NUM_ADDED_FILES", Kind::Long, NUM_ADDED),
     f("_NUM_DELETED_FILES", Kind::Long, NUM_DELETED),
-    f("_PARTITION_STATS", Kind::Record(&STATS_FIELDS), PARTITION_STATS),
+    f(
+        "_PARTITION_STATS",
+        Kind::Record(&STATS_FIELDS),
+        PARTITION_STATS,
+    ),
     f("_SCHEMA_ID", Kind::Long, SCHEMA_ID),
     f("_MIN_BUCKET", Kind::Int, MIN_BUCKET),
     f("_MAX_BUCKET", Kind::Int, MAX_BUCKET),
@@ -100,7 +104,7 @@ static META: RecordSpec = RecordSpec {
 };
 
 fn build(row: Row<'_, '_>) -> Result<ManifestFileMeta> {
-    row.require(0, "manifest file meta")?;
+    row.require(0, "a manifest list entry")?;
     let version = row.int(VERSION, "_VERSION")?;
     check_manifest_version(version)?;
     let partition_stats = if row.present(PARTITION_STATS) {
@@ -138,4 +142,155 @@ pub fn read_manifest_list(
     limits: &Limits,
 ) -> Result<Vec<ManifestFileMeta>> {
     read_records(bytes, cache, limits, &META, build)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ErrorKind;
+    use crate::paimon::avro::testutil::*;
+    use crate::paimon::avro::Codec;
+
+    fn row() -> Fields {
+        fields(vec![
+            ("_VERSION", T::Int(2)),
+            (
+                "_FILE_NAME",
+                T::Str("manifest-19d138df-233f-46f7-beb6-fadaf4741c0e"),
+            ),
+            ("_FILE_SIZE", T::Int(10)),
+            ("_NUM_ADDED_FILES", T::Int(10)),
+            ("_NUM_DELETED_FILES", T::Int(10)),
+            (
+                "_MIN_VALUES",
+                T::Bytes(vec![
+                    0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0x31, 0, 0, 0, 0,
+                    0, 0, 0x81,
+                ]),
+            ),
+            (
+                "_MAX_VALUES",
+                T::Bytes(vec![0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+            ),
+            ("_SCHEMA_ID", T::Int(1)),
+        ])
+    }
+
+    fn read(f: &[u8]) -> Result<Vec<ManifestFileMeta>> {
+        read_manifest_list(f, &mut AvroSchemaCache::new(), &Limits::default())
+    }
+
+    #[test]
+    fn appendix_b_entry_from_a_08_snappy_file() {
+        let f = ocf(
+            MANIFEST_FILE_META_0_8,
+            Codec::Snappy,
+            &[records(MANIFEST_FILE_META_0_8, &[row()])],
+        );
+        let out = read(&f).unwrap();
+        assert_eq!(out.len(), 1);
+        let m = &out[0];
+        assert_eq!(m.version, 2);
+        assert_eq!(m.file_name, "manifest-19d138df-233f-46f7-beb6-fadaf4741c0e");
+        assert_eq!(
+            (m.file_size, m.num_added_files, m.num_deleted_files),
+            (10, 10, 10)
+        );
+        assert_eq!(m.schema_id, 1);
+        let stats = m.partition_stats.as_ref().unwrap();
+        assert_eq!(stats.min_values.len(), 28);
+        assert_eq!(stats.max_values.len(), 12);
+        assert_eq!(
+            (m.min_bucket, m.max_level, m.min_row_id),
+            (None, None, None)
+        );
+    }
+
+    #[test]
+    fn null_partition_stats_in_08() {
+        let mut f = header(MANIFEST_FILE_META_0_8, Codec::Null);
+        let v = Val::Union(
+            1,
+            Box::new(Val::Rec(vec![
+                Val::Long(2),
+                Val::Str("m".into()),
+                Val::Long(1),
+                Val::Long(2),
+                Val::Long(3),
+                Val::Union(0, Box::new(Val::Null)),
+                Val::Long(4),
+            ])),
+        );
+        let mut data = Vec::new();
+        encode(&v, &mut data);
+        zigzag(1, &mut f);
+        zigzag(data.len() as i64, &mut f);
+        f.extend(data);
+        f.extend_from_slice(&SYNC);
+        let out = read(&f).unwrap();
+        assert_eq!(out[0].partition_stats, None);
+        assert_eq!(out[0].schema_id, 4);
+    }
+
+    #[test]
+    fn new_fields_of_1_4() {
+        let mut r = row();
+        r.extend([
+            ("_MIN_BUCKET", T::Int(0)),
+            ("_MAX_BUCKET", T::Int(7)),
+            ("_MIN_LEVEL", T::Int(0)),
+            ("_MAX_LEVEL", T::Int(5)),
+            ("_MIN_ROW_ID", T::Int(100)),
+            ("_MAX_ROW_ID", T::Null),
+        ]);
+        let f = ocf(
+            MANIFEST_FILE_META_1_4,
+            Codec::Zstandard,
+            &[records(MANIFEST_FILE_META_1_4, &[r])],
+        );
+        let m = &read(&f).unwrap()[0];
+        assert_eq!((m.min_bucket, m.max_bucket), (Some(0), Some(7)));
+        assert_eq!((m.min_level, m.max_level), (Some(0), Some(5)));
+        assert_eq!((m.min_row_id, m.max_row_id), (Some(100), None));
+    }
+
+    #[test]
+    fn version_1_is_rejected_with_paimons_message() {
+        let mut r = row();
+        r.insert("_VERSION", T::Int(1));
+        let f = ocf(
+            MANIFEST_FILE_META_1_4,
+            Codec::Null,
+            &[records(MANIFEST_FILE_META_1_4, &[r])],
+        );
+        let e = read(&f).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Unsupported);
+        assert!(e.to_string().ends_with(
+            "The current version 2 is not compatible with the version 1, please recreate the table."
+        ));
+    }
+
+    #[test]
+    fn pypaimon_lists_with_extra_fields() {
+        let mut cache = AvroSchemaCache::new();
+        let mut n = 0;
+        for (name, bytes) in fixture_manifest_files() {
+            if !name.contains("pypaimon21") || !name.contains("/manifest-list-") {
+                continue;
+            }
+            assert!(crate::paimon::avro::read_header(&bytes)
+                .unwrap()
+                .schema
+                .contains("_TOTAL_BUCKETS"));
+            for m in read_manifest_list(&bytes, &mut cache, &Limits::default()).unwrap() {
+                assert_eq!(m.version, 2);
+                assert!(m.file_name.starts_with("manifest-"), "{name}");
+                assert!(m.file_size > 0);
+                assert!(m.partition_stats.is_some());
+                n += 1;
+            }
+        }
+        assert!(n > 10, "{n}");
+        assert_eq!(cache.schemas_compiled(), 1);
+    }
 }

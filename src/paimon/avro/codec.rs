@@ -191,7 +191,11 @@ impl Decompressor {
                 Err(e) => {
                     return Err(Error::format(format!(
                         "expected a zstd frame, found {e}{}",
-                        if frames > 0 { " after the first frame" } else { "" }
+                        if frames > 0 {
+                            " after the first frame"
+                        } else {
+                            ""
+                        }
                     )))
                 }
             }
@@ -227,9 +231,7 @@ impl Decompressor {
             }
         }
         if frames == 0 {
-            return Err(Error::format(
-                "expected a zstd frame, found an empty block",
-            ));
+            return Err(Error::format("expected a zstd frame, found an empty block"));
         }
         Ok(())
     }
@@ -250,21 +252,29 @@ mod tests {
     }
 
     fn sample() -> Vec<u8> {
-        (0..20_000u32).flat_map(|i| (i % 251).to_le_bytes()).collect()
+        (0..20_000u32)
+            .flat_map(|i| (i % 251).to_le_bytes())
+            .collect()
     }
 
     #[test]
     fn all_codecs_round_trip() {
         let data = sample();
         let mut d = Decompressor::default();
-        assert_eq!(d.decompress(Codec::Null, &data, 1 << 20).unwrap(), &data[..]);
+        assert_eq!(
+            d.decompress(Codec::Null, &data, 1 << 20).unwrap(),
+            &data[..]
+        );
         let deflated = miniz_oxide::deflate::compress_to_vec(&data, 6);
         assert_eq!(
             d.decompress(Codec::Deflate, &deflated, 1 << 20).unwrap(),
             &data[..]
         );
         let sn = snappy_block(&data);
-        assert_eq!(d.decompress(Codec::Snappy, &sn, 1 << 20).unwrap(), &data[..]);
+        assert_eq!(
+            d.decompress(Codec::Snappy, &sn, 1 << 20).unwrap(),
+            &data[..]
+        );
         let z = zstd_frame(&data);
         assert_eq!(
             d.decompress(Codec::Zstandard, &z, 1 << 20).unwrap(),
@@ -283,7 +293,10 @@ mod tests {
         let mut d = Decompressor::default();
         for (codec, block) in [
             (Codec::Null, data.clone()),
-            (Codec::Deflate, miniz_oxide::deflate::compress_to_vec(&data, 6)),
+            (
+                Codec::Deflate,
+                miniz_oxide::deflate::compress_to_vec(&data, 6),
+            ),
             (Codec::Snappy, snappy_block(&data)),
             (Codec::Zstandard, zstd_frame(&data)),
         ] {

@@ -72,7 +72,9 @@ pub fn read_header(bytes: &[u8]) -> Result<Header<'_>> {
             )));
         }
         for _ in 0..count {
-            let key = cur.read_bytes().map_err(|e| e.context("header metadata key"))?;
+            let key = cur
+                .read_bytes()
+                .map_err(|e| e.context("header metadata key"))?;
             let value = cur
                 .read_bytes()
                 .map_err(|e| e.context("header metadata value"))?;
@@ -88,9 +90,8 @@ pub fn read_header(bytes: &[u8]) -> Result<Header<'_>> {
         .map_err(|e| e.context("header"))?
         .try_into()
         .map_err(|_| Error::format("header: expected a 16-byte sync marker"))?;
-    let schema = schema.ok_or_else(|| {
-        Error::format("header: expected avro.schema in the metadata, found none")
-    })?;
+    let schema = schema
+        .ok_or_else(|| Error::format("header: expected avro.schema in the metadata, found none"))?;
     let schema = std::str::from_utf8(schema)
         .map_err(|_| Error::format("header: expected avro.schema as UTF-8, found invalid bytes"))?;
     let codec = match codec {
@@ -130,7 +131,9 @@ pub(crate) fn for_each_block(
                 format!("Avro file has more than {} blocks", limits.max_avro_blocks),
             ));
         }
-        let count = cur.read_long().map_err(|e| ctx(e.context("record count")))?;
+        let count = cur
+            .read_long()
+            .map_err(|e| ctx(e.context("record count")))?;
         let count = u64::try_from(count).map_err(|_| {
             ctx(Error::format(format!(
                 "expected a record count, found {count}"
@@ -140,7 +143,10 @@ pub(crate) fn for_each_block(
         if records > limits.max_avro_records {
             return Err(ctx(Error::limit(
                 "max-avro-records",
-                format!("Avro file has more than {} records", limits.max_avro_records),
+                format!(
+                    "Avro file has more than {} records",
+                    limits.max_avro_records
+                ),
             )));
         }
         let size = cur.read_long().map_err(|e| ctx(e.context("block size")))?;

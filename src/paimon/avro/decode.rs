@@ -433,19 +433,21 @@ fn exec<'a>(
                 out.reserve(count as usize);
                 for _ in 0..count {
                     let index = out.len();
-                    let mut item_slots_buf: Vec<Slot<'a>> =
-                        std::iter::repeat_with(|| Slot::Absent)
+                    let ctx = |e: Error| e.context(format!("item {index}"));
+                    let value = if *records {
+                        let mut fields: Vec<Slot<'a>> = std::iter::repeat_with(|| Slot::Absent)
                             .take(*item_slots)
                             .collect();
-                    exec(item, schema, cur, &mut item_slots_buf, depth + 1)
-                        .map_err(|e| e.context(format!("item {index}")))?;
-                    let value = if *records {
-                        match item_slots_buf.first() {
+                        exec(item, schema, cur, &mut fields, depth + 1).map_err(ctx)?;
+                        match fields.first() {
                             Some(Slot::Null) => Slot::Null,
-                            _ => Slot::Record(item_slots_buf),
+                            _ => Slot::Record(fields),
                         }
                     } else {
-                        item_slots_buf.into_iter().next().unwrap_or_default()
+                        let mut one = [Slot::Absent];
+                        exec(item, schema, cur, &mut one, depth + 1).map_err(ctx)?;
+                        let [value] = one;
+                        value
                     };
                     out.push(value);
                 }

@@ -373,7 +373,10 @@ mod tests {
         assert_eq!(name, "org.apache.paimon.avro.generated.record");
         assert_eq!(fields.len(), 2);
         assert_eq!(s.describe(fields[0].node), "int");
-        assert_eq!(s.describe(fields[1].node), "union [null, record org.apache.paimon.avro.generated.record__FILE]");
+        assert_eq!(
+            s.describe(fields[1].node),
+            "union [null, record org.apache.paimon.avro.generated.record__FILE]"
+        );
     }
 
     #[test]
