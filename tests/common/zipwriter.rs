@@ -62,15 +62,7 @@ pub fn write_zip(out: &mut impl Write, entries: &[Entry]) -> std::io::Result<u64
                 (crc, b.len() as u64, c)
             }
             EntryData::Zeros(n) => {
-                let mut h = crc32fast::Hasher::new();
-                let chunk = vec![0u8; 1 << 20];
-                let mut left = *n;
-                while left > 0 {
-                    let k = left.min(chunk.len() as u64) as usize;
-                    h.update(&chunk[..k]);
-                    left -= k as u64;
-                }
-                let crc = h.finalize();
+                let crc = crc_of_zeros(*n);
                 let c = if e.deflate {
                     deflate_zeros(*n)
                 } else {
@@ -150,39 +142,72 @@ pub fn write_zip(out: &mut impl Write, entries: &[Entry]) -> std::io::Result<u64
     Ok(offset + central.len() as u64 + eocd.len() as u64)
 }
 
-/// A raw deflate stream of `n` zero bytes, built from repeated stored-free blocks so that a
-/// test can fake a huge file cheaply: each 1 MiB of zeros compresses to ~1 KiB.
+/// A raw deflate stream of `n` zero bytes, written directly with fixed Huffman codes (a literal
+/// 0, then matches of length 258 at distance 1): ~13 bits per 258 bytes, fast even in debug
+/// builds, so a test can fake a file of hundreds of MB cheaply.
 fn deflate_zeros(n: u64) -> Vec<u8> {
-    use miniz_oxide::deflate::core::{
-        compress, create_comp_flags_from_zip_params, CompressorOxide, TDEFLFlush, TDEFLStatus,
-    };
-    let mut comp = CompressorOxide::new(create_comp_flags_from_zip_params(6, -15, 0));
-    let chunk = vec![0u8; 1 << 20];
-    let mut out = Vec::new();
-    let mut buf = vec![0u8; 1 << 16];
-    let mut left = n;
-    loop {
-        let k = left.min(chunk.len() as u64) as usize;
-        left -= k as u64;
-        let flush = if left == 0 {
-            TDEFLFlush::Finish
-        } else {
-            TDEFLFlush::None
-        };
-        let mut input = &chunk[..k];
-        loop {
-            let (status, consumed, produced) = compress(&mut comp, input, &mut buf, flush);
-            out.extend_from_slice(&buf[..produced]);
-            input = &input[consumed..];
-            match status {
-                TDEFLStatus::Done => return out,
-                TDEFLStatus::Okay if input.is_empty() && produced < buf.len() => break,
-                TDEFLStatus::Okay => {}
-                _ => panic!("deflate failed"),
+    struct Bits {
+        out: Vec<u8>,
+        acc: u64,
+        len: u32,
+    }
+    impl Bits {
+        fn put(&mut self, value: u64, bits: u32) {
+            self.acc |= value << self.len;
+            self.len += bits;
+            while self.len >= 8 {
+                self.out.push(self.acc as u8);
+                self.acc >>= 8;
+                self.len -= 8;
             }
         }
-        if left == 0 && k == 0 {
-            return out;
+        /// Huffman codes go most-significant bit first.
+        fn code(&mut self, code: u64, bits: u32) {
+            let mut rev = 0u64;
+            for i in 0..bits {
+                rev |= ((code >> i) & 1) << (bits - 1 - i);
+            }
+            self.put(rev, bits);
         }
     }
+    let mut b = Bits {
+        out: Vec::new(),
+        acc: 0,
+        len: 0,
+    };
+    b.put(1, 1); // BFINAL
+    b.put(1, 2); // BTYPE = fixed Huffman
+    let mut left = n;
+    if left > 0 {
+        b.code(0x30, 8); // literal 0
+        left -= 1;
+    }
+    while left >= 258 {
+        b.code(0xC5, 8); // length code 285 = 258
+        b.code(0, 5); // distance code 0 = 1
+        left -= 258;
+    }
+    for _ in 0..left {
+        b.code(0x30, 8);
+    }
+    b.code(0, 7); // end of block (256)
+    if b.len > 0 {
+        b.out.push(b.acc as u8);
+    }
+    b.out
+}
+
+/// CRC-32 of `n` zero bytes without touching `n` bytes.
+fn crc_of_zeros(n: u64) -> u32 {
+    const CHUNK: u64 = 1 << 20;
+    let mut chunk = crc32fast::Hasher::new();
+    chunk.update(&vec![0u8; CHUNK as usize]);
+    let mut h = crc32fast::Hasher::new();
+    for _ in 0..n / CHUNK {
+        h.combine(&chunk);
+    }
+    let mut rest = crc32fast::Hasher::new();
+    rest.update(&vec![0u8; (n % CHUNK) as usize]);
+    h.combine(&rest);
+    h.finalize()
 }
