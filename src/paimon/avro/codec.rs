@@ -200,12 +200,11 @@ impl Decompressor {
                 }
             }
             frames += 1;
+            // A declared content size (0 when absent) is checked before decoding anything.
             let declared = self.zstd.content_size();
-            if declared > max || (self.buf.len() as u64).saturating_add(declared) > max {
-                return Err(too_big(
-                    (self.buf.len() as u64).saturating_add(declared),
-                    max,
-                ));
+            let total = (self.buf.len() as u64).saturating_add(declared);
+            if total > max {
+                return Err(too_big(total, max));
             }
             let start = self.buf.len();
             loop {

@@ -328,6 +328,7 @@ fn compile(schema: &WriterSchema, node: NodeId, kind: &Kind, slot: usize) -> Op 
     }
 }
 
+#[inline(always)]
 fn set<'a>(slots: &mut [Slot<'a>], slot: usize, value: Slot<'a>) -> Result<()> {
     match slots.get_mut(slot) {
         Some(s) => {

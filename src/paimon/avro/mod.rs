@@ -990,6 +990,34 @@ mod tests {
     }
 
     #[test]
+    fn a_wrong_snappy_crc_fails_the_file() {
+        let rows: Vec<Fields> = (0..3).map(|_| list_row("m")).collect();
+        let good = ocf(
+            MANIFEST_FILE_META_0_8,
+            Codec::Snappy,
+            &[records(MANIFEST_FILE_META_0_8, &rows)],
+        );
+        let mut cache = AvroSchemaCache::new();
+        assert_eq!(
+            read_manifest_list(&good, &mut cache, &Limits::default())
+                .unwrap()
+                .len(),
+            3
+        );
+        // The CRC is the last 4 bytes before the 16-byte sync marker.
+        let mut bad = good.clone();
+        let at = bad.len() - 16 - 1;
+        bad[at] ^= 0x40;
+        let e = read_manifest_list(&bad, &mut cache, &Limits::default()).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Format);
+        assert!(
+            e.to_string()
+                .starts_with("block 0: snappy block CRC mismatch"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn every_truncation_of_a_real_file_is_an_error() {
         let files = fixture_manifest_files();
         let mut cache = AvroSchemaCache::new();
