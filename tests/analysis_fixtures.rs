@@ -1,4 +1,10 @@
 //! The recovery analysis on real warehouses: what each fixture must and must not report.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
 
 mod common;
 

@@ -1,4 +1,10 @@
 //! The CLI contract: formats, output file, exit codes, `--now`, limits, bad usage.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
 
 mod common;
 

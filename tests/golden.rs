@@ -3,6 +3,12 @@
 //!
 //! To accept intended changes: `INSTA_UPDATE=always cargo test --test golden`, then read the
 //! diff (`git diff tests/golden`) before committing.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
 
 mod common;
 

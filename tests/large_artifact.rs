@@ -1,6 +1,12 @@
 //! Data files are listed, never read: a warehouse whose data files are hundreds of MB is
 //! analysed by reading its metadata alone (counted in bytes inflated), with the same result as
 //! the original.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
 
 mod common;
 

@@ -3,6 +3,12 @@
 //! warehouse directories), and the file graph (what each snapshot's delta adds and deletes,
 //! which changelog files each snapshot references) as decoded independently with fastavro in
 //! `expected_files.json` (`tests/fixtures/tools/expected_files.py`).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
 
 mod common;
 
@@ -15,6 +21,9 @@ use prv::warehouse::discover;
 use serde_json::Value;
 
 use common::{fixture, open, report};
+
+/// (id, kind, identifier, user, deltaRecordCount, changelogRecordCount)
+type SnapshotRow = (i64, String, i64, String, Option<i64>, Option<i64>);
 
 fn fixtures_json(name: &str) -> Value {
     let text = std::fs::read_to_string(fixture(&format!("warehouses/{name}"))).unwrap();
@@ -49,8 +58,7 @@ fn check_fixture_set(file: &str) -> usize {
             let t = find_table(&report, table_name, "main");
             let ctx = format!("{fixture_name} {table_name}");
 
-            let want: Vec<(i64, String, i64, String, Option<i64>, Option<i64>)> = expected
-                ["snapshots"]
+            let want: Vec<SnapshotRow> = expected["snapshots"]
                 .as_array()
                 .unwrap()
                 .iter()
@@ -238,4 +246,33 @@ fn each_manifest_is_decoded_once() {
     assert!(r.stats.manifests_decoded <= manifest_files);
     assert!(r.stats.manifest_cache_hits > 0, "no manifest was shared?");
     let _ = Limits::default();
+}
+
+/// Ranged reads (Parquet footers, column chunks) return the same bytes as whole reads.
+#[test]
+fn ranged_reads_match_whole_reads() {
+    let artifact = open(&fixture(
+        "warehouses/java09_d_crash_between_append_and_compact.zip",
+    ));
+    let mut checked = 0;
+    for f in artifact.files() {
+        let whole = artifact.read(&f.path, u64::MAX).unwrap();
+        let n = whole.len() as u64;
+        for (off, len) in [
+            (0, n.min(7)),
+            (n / 3, n / 3),
+            (n.saturating_sub(8), n.min(8)),
+        ] {
+            let part = artifact.read_range(f, off, len).unwrap();
+            assert_eq!(
+                part,
+                whole[off as usize..(off + len) as usize],
+                "{}",
+                f.path
+            );
+            checked += 1;
+        }
+        assert!(artifact.read_range(f, n, 1).is_err());
+    }
+    assert!(checked > 100);
 }

@@ -378,6 +378,72 @@ impl Artifact {
         Ok(bytes)
     }
 
+    /// Reads `len` bytes at `offset` of a file's content without reading the rest into memory
+    /// (a Parquet footer, one column chunk). For a deflated zip entry the bytes before `offset`
+    /// are inflated and dropped as they stream by.
+    pub fn read_range(&self, entry: &FileEntry, offset: u64, len: u64) -> Result<Vec<u8>> {
+        if len > self.limits.max_entry_bytes {
+            return Err(Error::limit(
+                "max-entry-bytes",
+                format!(
+                    "a read of {len} bytes, more than {}",
+                    self.limits.max_entry_bytes
+                ),
+            )
+            .in_file(&entry.path));
+        }
+        let mut stats = self.stats.get();
+        let remaining_total = self
+            .limits
+            .max_total_bytes
+            .saturating_sub(stats.bytes_inflated);
+        let (bytes, work) = match entry.location {
+            Location::Zip { container, index } => {
+                let zip = self.zips.get(container).ok_or_else(|| {
+                    Error::io("internal: unknown zip container").in_file(&entry.path)
+                })?;
+                if offset.saturating_add(len) > remaining_total {
+                    return Err(Error::limit(
+                        "max-total-bytes",
+                        format!(
+                            "{} bytes have already been read in this run",
+                            stats.bytes_inflated
+                        ),
+                    )
+                    .in_file(&entry.path));
+                }
+                zip.borrow_mut()
+                    .read_range(index, offset, len)
+                    .map_err(|e| e.in_file(&entry.path))?
+            }
+            Location::Host { index } => {
+                let data = self
+                    .host_files
+                    .get(index)
+                    .ok_or_else(|| Error::io("internal: unknown host file").in_file(&entry.path))?;
+                let end = offset.checked_add(len).filter(|&e| e <= data.size());
+                if end.is_none() {
+                    return Err(Error::format(format!(
+                        "bytes {offset}..{} lie outside the file's {} bytes",
+                        offset.saturating_add(len),
+                        data.size()
+                    ))
+                    .in_file(&entry.path));
+                }
+                let n = usize::try_from(len)
+                    .map_err(|_| Error::io("read too large").in_file(&entry.path))?;
+                let mut buf = vec![0u8; n];
+                data.read_exact_at(offset, &mut buf)
+                    .map_err(|e| Error::io(format!("read failed: {e}")).in_file(&entry.path))?;
+                (buf, len)
+            }
+        };
+        stats.files_read += 1;
+        stats.bytes_inflated += work;
+        self.stats.set(stats);
+        Ok(bytes)
+    }
+
     /// Reads `path` as UTF-8 text, refusing more than `max` bytes.
     pub fn read_text(&self, path: &str, max: u64) -> Result<String> {
         let bytes = self.read(path, max)?;

@@ -313,6 +313,45 @@ impl ZipContainer {
         Ok(out)
     }
 
+    /// Reads `len` bytes at `offset` of an entry's uncompressed content without holding the
+    /// rest: stored entries are read in place; deflated entries are inflated as a stream up to
+    /// `offset + len` through a 64 KiB window, keeping only the requested bytes. Returns the
+    /// bytes and how many were inflated to get them.
+    pub fn read_range(&mut self, index: usize, offset: u64, len: u64) -> Result<(Vec<u8>, u64)> {
+        let entry = self
+            .entries
+            .get(index)
+            .ok_or_else(|| Error::io("internal: unknown zip entry"))?
+            .clone();
+        if entry.flags & FLAG_ENCRYPTED != 0 {
+            return Err(Error::unsupported(
+                "the entry is encrypted; encrypted zips cannot be analysed",
+            ));
+        }
+        let end = offset
+            .checked_add(len)
+            .filter(|&e| e <= entry.uncompressed)
+            .ok_or_else(|| {
+                Error::format(format!(
+                    "bytes {offset}..{} lie outside the entry's {} bytes",
+                    offset.saturating_add(len),
+                    entry.uncompressed
+                ))
+            })?;
+        let start = self.data_start(&entry)?;
+        match entry.method {
+            METHOD_STORED => Ok((read_vec(self.data.as_ref(), start + offset, len)?, len)),
+            METHOD_DEFLATE => {
+                let out = inflate_range(self.data.as_ref(), start, entry.compressed, offset, end)?;
+                Ok((out, end))
+            }
+            other => Err(Error::unsupported(format!(
+                "compression method {other} ({}) is not supported; only stored and deflate",
+                method_name(other)
+            ))),
+        }
+    }
+
     /// Where an entry's data begins: after its local header.
     fn data_start(&self, entry: &CentralEntry) -> Result<u64> {
         let header = read_vec(self.data.as_ref(), entry.local_offset, 30)
@@ -517,6 +556,93 @@ fn inflate_limited(raw: &[u8], max: u64, declared: u64) -> Result<Vec<u8>> {
     }
 }
 
+/// Inflates the raw deflate stream at `start..start + compressed` of `data` up to uncompressed
+/// position `end`, returning the bytes `from..end`. Memory: a 64 KiB input chunk, a 64 KiB
+/// window and the result.
+fn inflate_range(
+    data: &dyn RandomAccess,
+    start: u64,
+    compressed: u64,
+    from: u64,
+    end: u64,
+) -> Result<Vec<u8>> {
+    use miniz_oxide::inflate::core::{decompress, inflate_flags, DecompressorOxide};
+    use miniz_oxide::inflate::TINFLStatus;
+
+    const WINDOW: usize = 1 << 16;
+    let want = usize::try_from(end - from).map_err(|_| Error::io("range too large"))?;
+    let mut result = Vec::with_capacity(want);
+    let mut state = Box::<DecompressorOxide>::default();
+    let mut window = vec![0u8; WINDOW];
+    let mut window_pos = 0usize;
+    let mut produced_total: u64 = 0;
+    let mut chunk = vec![0u8; WINDOW];
+    let mut chunk_len = 0usize;
+    let mut chunk_pos = 0usize;
+    let mut read_at: u64 = 0;
+    while produced_total < end {
+        if chunk_pos == chunk_len {
+            let n = (compressed - read_at).min(WINDOW as u64) as usize;
+            if n == 0 {
+                return Err(Error::format(
+                    "the compressed data ends early (truncated entry)",
+                ));
+            }
+            let buf = chunk
+                .get_mut(..n)
+                .ok_or_else(|| Error::io("internal: chunk"))?;
+            data.read_exact_at(start + read_at, buf)
+                .map_err(|e| Error::io(format!("read failed: {e}")))?;
+            read_at += n as u64;
+            chunk_len = n;
+            chunk_pos = 0;
+        }
+        let more = read_at < compressed;
+        let flags = if more {
+            inflate_flags::TINFL_FLAG_HAS_MORE_INPUT
+        } else {
+            0
+        };
+        let input = chunk.get(chunk_pos..chunk_len).unwrap_or(&[]);
+        let (status, consumed, produced) =
+            decompress(&mut state, input, &mut window, window_pos, flags);
+        chunk_pos += consumed;
+        // Keep the part of the new output that falls inside the wanted range.
+        let out_start = produced_total;
+        let out_end = produced_total + produced as u64;
+        if out_end > from && out_start < end {
+            let lo = from.max(out_start) - out_start;
+            let hi = end.min(out_end) - out_start;
+            let piece = window
+                .get(window_pos + lo as usize..window_pos + hi as usize)
+                .ok_or_else(|| Error::io("internal: inflate window"))?;
+            result.extend_from_slice(piece);
+        }
+        produced_total = out_end;
+        window_pos = (window_pos + produced) & (WINDOW - 1);
+        match status {
+            TINFLStatus::Done => break,
+            TINFLStatus::HasMoreOutput | TINFLStatus::NeedsMoreInput => {}
+            TINFLStatus::FailedCannotMakeProgress => {
+                return Err(Error::format(
+                    "the compressed data ends early (truncated entry)",
+                ))
+            }
+            other => {
+                return Err(Error::format(format!(
+                    "the compressed data is corrupt ({other:?})"
+                )))
+            }
+        }
+    }
+    if produced_total < end {
+        return Err(Error::format(format!(
+            "the entry inflates to {produced_total} bytes, fewer than the {end} it declares"
+        )));
+    }
+    Ok(result)
+}
+
 fn read_vec(data: &dyn RandomAccess, offset: u64, len: u64) -> Result<Vec<u8>> {
     let end = offset.checked_add(len);
     if end.is_none_or(|end| end > data.size()) {
@@ -593,6 +719,27 @@ mod tests {
         let ms = dos_to_millis(date, time).unwrap();
         assert_eq!(ms, 1_796_027_590_000);
         assert_eq!(days_from_civil(1970, 1, 1), 0);
+    }
+
+    #[test]
+    fn inflate_range_returns_exactly_the_window() {
+        let text: Vec<u8> = (0..300_000u32)
+            .flat_map(|i| (i % 251).to_le_bytes())
+            .collect();
+        let raw = miniz_oxide::deflate::compress_to_vec(&text, 6);
+        let len = raw.len() as u64;
+        let data: Vec<u8> = raw;
+        for (from, to) in [
+            (0u64, 10u64),
+            (70_000, 70_100),
+            (1_199_990, 1_200_000),
+            (5, 5),
+        ] {
+            let got = inflate_range(&data, 0, len, from, to).unwrap();
+            assert_eq!(got, text[from as usize..to as usize], "{from}..{to}");
+        }
+        let truncated = data[..data.len() / 2].to_vec();
+        assert!(inflate_range(&truncated, 0, len / 2, 1_000_000, 1_000_010).is_err());
     }
 
     #[test]
