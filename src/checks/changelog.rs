@@ -355,6 +355,12 @@ pub fn check(
                     f = f.evidence(format!(
                         "snapshot {append_id} is the writer's last commit: it stopped (or crashed) right after the APPEND"
                     ));
+                    if t.latest() == Some(append_id) {
+                        f = f.evidence(format!(
+                            "snapshot {append_id} is also the table's latest: had the writer still been running when the artifact was captured, it could yet have published the COMPACT; once it restarts, recovery drops identifier {} (filterCommitted) and the COMPACT is never published",
+                            display_identifier(g.commit_identifier)
+                        ));
+                    }
                 }
             }
             match later_compaction {

@@ -361,7 +361,7 @@ impl Artifact {
                     Error::io("internal: unknown zip container").in_file(&entry.path)
                 })?;
                 zip.borrow_mut()
-                    .read(index, entry, max, &self.limits)
+                    .read(index, max, &self.limits)
                     .map_err(|e| e.in_file(&entry.path))?
             }
             Location::Host { index } => {
@@ -614,7 +614,7 @@ impl Builder {
             return Ok(Rc::new(window));
         }
         let max = self.limits.max_nested_zip_bytes;
-        let bytes = zip.read(index, entry, max, &self.limits)?;
+        let bytes = zip.read(index, max, &self.limits)?;
         Ok(Rc::new(bytes))
     }
 

@@ -16,7 +16,7 @@ use std::rc::Rc;
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 
-use super::{normalize_path, FileEntry, FileTime, RandomAccess, Slice};
+use super::{normalize_path, FileTime, RandomAccess, Slice};
 
 /// Separates a nested zip's path from the paths inside it: `outer.zip!/inner/path`.
 pub const NESTED_SEPARATOR: &str = "!/";
@@ -223,13 +223,7 @@ impl ZipContainer {
     }
 
     /// Reads and inflates an entry, refusing more than `max` bytes, checking the CRC.
-    pub fn read(
-        &mut self,
-        index: usize,
-        file: &FileEntry,
-        max: u64,
-        limits: &Limits,
-    ) -> Result<Vec<u8>> {
+    pub fn read(&mut self, index: usize, max: u64, limits: &Limits) -> Result<Vec<u8>> {
         let entry = self
             .entries
             .get(index)
@@ -309,7 +303,6 @@ impl ZipContainer {
                 entry.crc32
             )));
         }
-        let _ = file;
         Ok(out)
     }
 

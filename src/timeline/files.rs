@@ -437,7 +437,6 @@ pub fn resolve_root(
                                 let live = merge(base.iter().chain(delta.iter()));
                                 check_files_exist(
                                     &out,
-                                    root,
                                     &holder,
                                     live.iter(),
                                     "data file",
@@ -452,17 +451,9 @@ pub fn resolve_root(
                 }
             }
             // Every file a retained snapshot adds or produces must exist.
+            check_files_exist(&out, &holder, files.added(), "data file", &mut bf.dangling);
             check_files_exist(
                 &out,
-                root,
-                &holder,
-                files.added(),
-                "data file",
-                &mut bf.dangling,
-            );
-            check_files_exist(
-                &out,
-                root,
                 &holder,
                 files.changelog.iter(),
                 "changelog file",
@@ -509,14 +500,7 @@ pub fn resolve_root(
                 }
             }
             let live = merge(all.iter());
-            check_files_exist(
-                &out,
-                root,
-                &holder,
-                live.iter(),
-                "data file",
-                &mut bf.dangling,
-            );
+            check_files_exist(&out, &holder, live.iter(), "data file", &mut bf.dangling);
             resolve_index_and_stats(
                 artifact,
                 store,
@@ -562,7 +546,7 @@ pub fn resolve_root(
                 ) {
                     if needed {
                         let adds = entries.iter().filter(|e| e.kind == FileKind::Add);
-                        check_files_exist(&out, root, &holder, adds, "file", &mut bf.dangling);
+                        check_files_exist(&out, &holder, adds, "file", &mut bf.dangling);
                     }
                 }
             }
@@ -762,7 +746,6 @@ fn resolve_list(
         }
     };
     let mut entries = Vec::new();
-    let mut complete = true;
     for m in metas.iter() {
         referenced_meta.insert(m.file_name.clone());
         match store.manifest(artifact, &join(manifest_dir, &m.file_name)) {
@@ -777,7 +760,6 @@ fn resolve_list(
                 entries.extend(es.iter().cloned());
             }
             Err(why) => {
-                complete = false;
                 dangling.push(Dangling {
                     holder: holder.clone(),
                     kind: "manifest",
@@ -787,7 +769,6 @@ fn resolve_list(
             }
         }
     }
-    let _ = complete;
     Some(entries)
 }
 
@@ -809,7 +790,6 @@ pub fn merge<'a>(entries: impl Iterator<Item = &'a EntryRef>) -> Vec<EntryRef> {
 
 fn check_files_exist<'a>(
     out: &RootFiles,
-    root: &str,
     holder: &Holder,
     entries: impl Iterator<Item = &'a EntryRef>,
     kind: &'static str,
@@ -836,7 +816,6 @@ fn check_files_exist<'a>(
                 })
             });
         if !present {
-            let _ = root;
             dangling.push(Dangling {
                 holder: holder.clone(),
                 kind,
