@@ -5,12 +5,13 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::checks;
+use crate::detail::{snapshot_detail, SnapshotDetail};
 use crate::limits::Limits;
 use crate::report::model::{
     Code, Finding, InputInfo, ReadStats, Report, Severity, Summary, Tool, Verdict, REPORT_SCHEMA,
 };
 use crate::source::Artifact;
-use crate::timeline::files::{resolve_root, ManifestStore};
+use crate::timeline::files::{resolve_root, ManifestStore, RootFiles};
 use crate::timeline::Timeline;
 use crate::warehouse::discover;
 
@@ -66,12 +67,42 @@ impl std::fmt::Display for Progress {
     }
 }
 
+/// A finished analysis: the report, and what it was built from, for questions the report does
+/// not answer in full (a snapshot's files, asked for by the page's detail panel).
+pub struct Analysis {
+    /// The report.
+    pub report: Report,
+    timelines: Vec<Timeline>,
+    roots: BTreeMap<String, RootFiles>,
+}
+
+impl Analysis {
+    /// The detail of one snapshot of the table at `path` (as in the report), branch `branch`.
+    pub fn snapshot_detail(&self, path: &str, branch: &str, id: i64) -> Option<SnapshotDetail> {
+        let t = self
+            .timelines
+            .iter()
+            .find(|t| t.location.root == path && t.location.branch == branch)?;
+        let files = self.roots.get(path).and_then(|r| r.branches.get(branch));
+        snapshot_detail(t, files, id)
+    }
+}
+
 /// Analyses an opened artifact. Never fails: unreadable parts become findings.
 pub fn analyze(
     artifact: &Artifact,
     options: &AnalysisOptions,
     progress: &mut dyn FnMut(&Progress),
 ) -> Report {
+    run(artifact, options, progress).report
+}
+
+/// Analyses an opened artifact and keeps what the report was built from.
+pub fn run(
+    artifact: &Artifact,
+    options: &AnalysisOptions,
+    progress: &mut dyn FnMut(&Progress),
+) -> Analysis {
     let discovery = discover(artifact);
     let total = discovery.tables.len() as u64;
     let mut timelines = Vec::with_capacity(discovery.tables.len());
@@ -111,7 +142,7 @@ pub fn analyze(
                 });
             }
         });
-        resolved.push((tls, files));
+        resolved.push((*root, tls, files));
     }
     progress(&Progress {
         phase: Phase::Manifests,
@@ -125,9 +156,13 @@ pub fn analyze(
         total,
     });
     let mut tables = Vec::with_capacity(timelines.len());
-    for (tls, files) in &resolved {
+    for (_, tls, files) in &resolved {
         tables.extend(checks::root_reports(tls, files, &clock));
     }
+    let roots: BTreeMap<String, RootFiles> = resolved
+        .into_iter()
+        .map(|(root, _, files)| (root.to_string(), files))
+        .collect();
 
     let mut findings = Vec::new();
     for problem in artifact.problems() {
@@ -175,5 +210,9 @@ pub fn analyze(
         done: total,
         total,
     });
-    report
+    Analysis {
+        report,
+        timelines,
+        roots,
+    }
 }

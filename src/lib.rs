@@ -17,6 +17,7 @@
 
 pub mod analysis;
 pub mod checks;
+pub mod detail;
 pub mod error;
 pub mod limits;
 pub mod paimon;
@@ -25,7 +26,7 @@ pub mod source;
 pub mod timeline;
 pub mod warehouse;
 
-pub use analysis::{analyze, AnalysisOptions, Progress};
+pub use analysis::{analyze, run, Analysis, AnalysisOptions, Progress};
 pub use error::{Error, ErrorKind, Result};
 pub use limits::Limits;
 pub use report::model::Report;

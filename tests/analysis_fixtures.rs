@@ -193,3 +193,24 @@ fn every_fixture_is_analysed_without_panicking_and_deterministically() {
         assert_eq!(a, b, "{}", path.display());
     }
 }
+
+#[test]
+fn snapshot_detail_lists_the_files_of_a_compact() {
+    let path = fixture("warehouses/java09_d_crash_between_append_and_compact.zip");
+    let artifact = common::open(&path);
+    let analysis = prv::run(&artifact, &prv::AnalysisOptions::default(), &mut |_| {});
+    let table = &analysis.report.tables[0].path;
+    let d = analysis.snapshot_detail(table, "main", 9).unwrap();
+    assert_eq!(d.added.len(), 1);
+    assert_eq!(d.deleted.len(), 3);
+    assert_eq!(d.changelog.len(), 1);
+    assert!(d.complete);
+    assert!(d.changelog[0].name.starts_with("changelog-"));
+    assert!(d
+        .fields
+        .iter()
+        .any(|(k, v)| k == "commitKind" && v == "COMPACT"));
+    assert_eq!(d.deleted.iter().filter(|f| f.level == 0).count(), 2);
+    assert!(analysis.snapshot_detail(table, "main", 99).is_none());
+    assert!(analysis.snapshot_detail(table, "nope", 9).is_none());
+}
