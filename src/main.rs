@@ -18,6 +18,7 @@ use prv::{analyze, AnalysisOptions, Limits};
 #[command(
     name = "paimon-recovery-validator",
     version,
+    args_override_self = true,
     about = "Checks a Paimon warehouse artifact for lost changelog and unsafe consumer positions.",
     long_about = "Reconstructs every Apache Paimon table's snapshot timeline from a warehouse artifact \
 (a .zip, zips inside zips, or a directory) and flags lost changelog (an APPEND snapshot whose \

@@ -82,6 +82,7 @@ pub fn check(
     branch: Option<&BranchFiles>,
     root: Option<&RootFiles>,
     temp: &[TempSnapshot<'_>],
+    unknowable: &super::Unknowable,
     clock: &Clock,
 ) -> ChangelogFindings {
     let mut out = ChangelogFindings::default();
@@ -117,6 +118,44 @@ pub fn check(
         let Some(append) = t.snapshot(append_id) else {
             continue;
         };
+        let own_next = by_user
+            .get(g.commit_user.as_str())
+            .and_then(|ids| ids.iter().find(|&&id| id > append_id).copied());
+        // An unreadable snapshot between this APPEND and the writer's next commit may be the
+        // COMPACT half: then nothing can be told either way.
+        let blocked: Vec<i64> = t
+            .unreadable_ids()
+            .into_iter()
+            .filter(|&u| u > append_id && own_next.is_none_or(|n| u < n))
+            .collect();
+        if !blocked.is_empty() {
+            let list = blocked
+                .iter()
+                .map(i64::to_string)
+                .collect::<Vec<_>>()
+                .join(", ");
+            out.findings.push(
+                Finding::new(
+                    Code::ArtifactIncomplete,
+                    Severity::Warning,
+                    format!(
+                        "Whether the changelog of snapshot {append_id} (APPEND, user {}, identifier {}) was lost cannot be told: {}.",
+                        g.commit_user,
+                        display_identifier(g.commit_identifier),
+                        if blocked.len() == 1 {
+                            format!("snapshot {list}, which may be its COMPACT half, is unreadable")
+                        } else {
+                            format!("snapshots {list}, one of which may be its COMPACT half, are unreadable")
+                        }
+                    ),
+                    "Recover a readable copy of the unreadable snapshot (re-capture the artifact) and run the check again.",
+                )
+                .snapshot(append_id)
+                .related(blocked.iter().copied())
+                .commit(g.commit_user.clone(), g.commit_identifier),
+            );
+            continue;
+        }
         if append.commit_kind != CommitKind::Append {
             continue; // OVERWRITE commits carry no changelog by design
         }
@@ -144,7 +183,7 @@ pub fn check(
             .find(|&&id| id < append_id)
             .and_then(|&id| t.snapshot(id))
             .map(|s| s.time_millis);
-        let next_own = own.iter().find(|&&id| id > append_id).copied();
+        let next_own = own_next;
         let next_time = next_own
             .and_then(|id| t.snapshot(id))
             .map_or(clock.now_millis, |s| s.time_millis);
@@ -170,7 +209,7 @@ pub fn check(
         let mut evidence = Vec::new();
         let mut lost_files = Vec::new();
         for o in orphans {
-            if out.explained.contains(&o.relative) {
+            if out.explained.contains(&o.relative) || unknowable.owner(o.modified).is_some() {
                 continue;
             }
             let (dir, name) = crate::warehouse::split_parent(&o.relative);
@@ -211,6 +250,9 @@ pub fn check(
         let mut ghost_changelog = Vec::new();
         if let Some(r) = root {
             for ghost in &r.ghosts {
+                if unknowable.owner(ghost.modified).is_some() {
+                    continue;
+                }
                 let sibling = ghost
                     .sibling_snapshots
                     .iter()
@@ -286,7 +328,7 @@ pub fn check(
         // Did a later snapshot compact the APPEND's files?
         let later_compaction = branch.and_then(|b| {
             b.snapshots
-                .range(append_id + 1..)
+                .range(append_id.saturating_add(1)..)
                 .find(|(_, f)| {
                     f.deleted()
                         .any(|e| added_names.contains(e.file.file_name.as_str()))
@@ -448,7 +490,7 @@ pub fn check(
         let snapshot_ids: Vec<i64> = ids.iter().map(|(id, _)| *id).collect();
         let first = snapshot_ids.first().copied().unwrap_or(0);
         let oldest_time = t.snapshot(first).map(|s| s.time_millis);
-        let waited = oldest_time.map(|ts| clock.now_millis - ts);
+        let waited = oldest_time.map(|ts| clock.now_millis.saturating_sub(ts));
         let long_wait = waited.is_some_and(|w| w > t.options.snapshot_time_retained_millis);
         let severity = if writer_stopped || long_wait {
             Severity::Warning

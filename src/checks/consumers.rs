@@ -46,7 +46,7 @@ pub fn judge(
         let modified = c
             .modified
             .map(|m| m.to_utc_millis(clock.zip_time_offset_minutes));
-        let age = modified.map(|m| clock.now_millis - m);
+        let age = modified.map(|m| clock.now_millis.saturating_sub(m));
         let next = match &c.consumer {
             Ok(consumer) => consumer.next_snapshot,
             Err(e) => {
@@ -93,7 +93,7 @@ pub fn judge(
         if let Some(e) = earliest {
             if next < e {
                 verdicts.push(ConsumerVerdict::Expired);
-                let skipped = e - next;
+                let skipped = e.saturating_sub(next);
                 findings.push(
                     base(Finding::new(
                         Code::ConsumerExpired,
@@ -110,7 +110,7 @@ pub fn judge(
                              state from a full read (e.g. restart with scan.mode latest-full after \
                              deleting the consumer: CALL sys.reset_consumer(`table` => '<db>.<table>', \
                              consumer_id => '{}')), or replay them from the source system.",
-                            e - 1,
+                            e.saturating_sub(1),
                             c.id
                         ),
                     ))
@@ -128,7 +128,7 @@ pub fn judge(
             }
         }
         if let Some(l) = latest {
-            if next > l + 1 {
+            if next > l.saturating_add(1) {
                 verdicts.push(ConsumerVerdict::Ahead);
                 findings.push(
                     base(Finding::new(
@@ -145,13 +145,13 @@ pub fn judge(
                              CALL sys.reset_consumer(`table` => '<db>.<table>', consumer_id => '{}', \
                              next_snapshot_id => {}), after checking which data it has already seen.",
                             c.id,
-                            l + 1
+                            l.saturating_add(1)
                         ),
                     ))
                     .snapshot(next)
                     .related([l]),
                 );
-            } else if next == l + 1 {
+            } else if next == l.saturating_add(1) {
                 verdicts.push(ConsumerVerdict::CaughtUp);
             }
         }
@@ -264,14 +264,18 @@ pub fn expiration_fence(t: &Timeline, consumers: &[ConsumerReport]) -> Option<Ex
     let latest = t.latest()?;
     let fences = !t.options.consumer_changelog_only;
     // Without the fence, retention would keep the newest `num-retained.min` snapshots.
-    let kept_by_min = latest - t.options.snapshot_retained_min + 1;
+    let kept_by_min = latest
+        .saturating_sub(t.options.snapshot_retained_min)
+        .saturating_add(1);
     let held = if fences {
-        (kept_by_min - next.max(t.earliest().unwrap_or(next))).max(0)
+        kept_by_min
+            .saturating_sub(next.max(t.earliest().unwrap_or(next)))
+            .max(0)
     } else {
         0
     };
     let time_held = match (t.snapshot(next), t.snapshot(latest)) {
-        (Some(a), Some(b)) if fences => Some(b.time_millis - a.time_millis),
+        (Some(a), Some(b)) if fences => Some(b.time_millis.saturating_sub(a.time_millis)),
         _ => None,
     };
     Some(ExpirationFence {

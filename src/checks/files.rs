@@ -192,6 +192,7 @@ pub fn orphans(
     timelines: &[&Timeline],
     root: &RootFiles,
     explained: &HashSet<String>,
+    unknowable: &super::Unknowable,
     clock: &Clock,
 ) -> Vec<Finding> {
     let offset = clock.zip_time_offset_minutes;
@@ -206,12 +207,17 @@ pub fn orphans(
     });
     let mut groups: BTreeMap<(OrphanKind, bool), Vec<&crate::timeline::files::Orphan>> =
         BTreeMap::new();
+    let mut owned_by_unreadable: Vec<(&crate::timeline::files::Orphan, Option<i64>)> = Vec::new();
     for o in &root.orphans {
         if explained.contains(&o.relative) {
             continue;
         }
+        if let Some(owner) = unknowable.owner(o.modified) {
+            owned_by_unreadable.push((o, owner));
+            continue;
+        }
         let young = match (o.modified, newest_commit) {
-            (Some(m), Some(n)) => m.to_utc_millis(offset) + 2_000 >= n,
+            (Some(m), Some(n)) => m.to_utc_millis(offset).saturating_add(2_000) >= n,
             _ => false,
         };
         groups.entry((o.kind, young)).or_default().push(o);
@@ -261,7 +267,7 @@ pub fn orphans(
         for o in files.iter().take(EVIDENCE_FILES) {
             let age = match (o.modified, newest_commit) {
                 (Some(m), Some(n)) => {
-                    let d = n - m.to_utc_millis(offset);
+                    let d = n.saturating_sub(m.to_utc_millis(offset));
                     if d >= 0 {
                         format!(
                             "written {} before the newest snapshot",
@@ -270,7 +276,7 @@ pub fn orphans(
                     } else {
                         format!(
                             "written {} after the newest snapshot",
-                            crate::paimon::schema::format_duration(-d)
+                            crate::paimon::schema::format_duration(d.saturating_neg())
                         )
                     }
                 }
@@ -280,6 +286,29 @@ pub fn orphans(
         }
         if files.len() > EVIDENCE_FILES {
             f = f.evidence(format!("… and {} more", files.len() - EVIDENCE_FILES));
+        }
+        out.push(f);
+    }
+    if !owned_by_unreadable.is_empty() {
+        let mut f = Finding::new(
+            Code::OrphanFile,
+            Severity::Info,
+            format!(
+                "{} unreferenced file{} may belong to an unreadable snapshot, tag or long-lived changelog, so whether they are orphans cannot be told.",
+                owned_by_unreadable.len(),
+                if owned_by_unreadable.len() == 1 { "" } else { "s" }
+            ),
+            "Do not clean them up until the unreadable metadata file is restored or understood (see the unreadable-file findings).",
+        )
+        .files(owned_by_unreadable.iter().map(|(o, _)| o.relative.clone()));
+        for (o, owner) in owned_by_unreadable.iter().take(EVIDENCE_FILES) {
+            f = f.evidence(match owner {
+                Some(id) => format!("{}: written around unreadable snapshot {id}", o.relative),
+                None => format!(
+                    "{}: an unreadable tag or long-lived changelog may reference it",
+                    o.relative
+                ),
+            });
         }
         out.push(f);
     }

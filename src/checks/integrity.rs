@@ -25,12 +25,15 @@ pub fn snapshot_gaps(t: &Timeline) -> Vec<Finding> {
     let mut prev: Option<i64> = None;
     for &id in &t.present_ids {
         if let Some(p) = prev {
-            if id > p + 1 {
-                let (first, last) = (p + 1, id - 1);
+            if id > p.saturating_add(1) {
+                let (first, last) = (p.saturating_add(1), id.saturating_sub(1));
                 let missing = if first == last {
                     format!("snapshot {first} is")
                 } else {
-                    format!("snapshots {first}..{last} ({} files) are", last - first + 1)
+                    format!(
+                        "snapshots {first}..{last} ({} files) are",
+                        last.saturating_sub(first).saturating_add(1)
+                    )
                 };
                 out.push(
                     Finding::new(
@@ -76,13 +79,13 @@ pub fn hint_mismatches(t: &Timeline) -> Vec<Finding> {
                         format!(
                             "LATEST says {v} but snapshots up to {latest} exist: a writer published \
                              snapshot {} and died before updating the hint (or the copy raced a commit).",
-                            v + 1
+                            v.saturating_add(1)
                         ),
                         "Paimon corrects a lagging LATEST by listing snapshot/, so readers are fine; check \
                          the writer's log around that commit for a crash and look at the commit's \
                          findings below.",
                     )
-                    .snapshot(v + 1)
+                    .snapshot(v.saturating_add(1))
                     .files([relative(t, &h.path)])
                     .evidence(format!("LATEST = {v}; newest snapshot file = snapshot-{latest}")),
                 );
@@ -156,8 +159,18 @@ pub fn temp_files(t: &Timeline) -> Vec<Finding> {
         let what = content
             .map(|s| {
                 format!(
-                    "a {} of user {} for identifier {}",
-                    s.commit_kind, s.commit_user, s.commit_identifier
+                    "{} {} of user {} for identifier {}",
+                    if s.commit_kind
+                        .as_str()
+                        .starts_with(['A', 'E', 'I', 'O', 'U'])
+                    {
+                        "an"
+                    } else {
+                        "a"
+                    },
+                    s.commit_kind,
+                    s.commit_user,
+                    crate::checks::changelog::display_identifier(s.commit_identifier)
                 )
             })
             .unwrap_or_else(|| "unreadable content".to_string());

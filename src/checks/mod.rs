@@ -42,6 +42,56 @@ pub fn relative(t: &Timeline, path: &str) -> String {
         .to_string()
 }
 
+/// Files whose owner cannot be known because a snapshot, tag or long-lived changelog that might
+/// reference them is unreadable. Such files are neither evidence of a lost commit nor reported
+/// as plain orphans.
+#[derive(Debug, Default, Clone)]
+pub struct Unknowable {
+    /// (unreadable snapshot id, window start, window end) in commit time, per branch.
+    windows: Vec<(i64, Option<i64>, Option<i64>)>,
+    /// A tag or long-lived changelog is unreadable: any unreferenced file might be its.
+    everything: bool,
+    zip_offset: Option<i64>,
+}
+
+impl Unknowable {
+    /// From the timelines of one table root.
+    pub fn of(timelines: &[&Timeline], clock: &Clock) -> Self {
+        Unknowable {
+            windows: timelines
+                .iter()
+                .flat_map(|t| t.unreadable_windows())
+                .collect(),
+            everything: timelines.iter().any(|t| t.has_unreadable_holders()),
+            zip_offset: clock.zip_time_offset_minutes,
+        }
+    }
+
+    /// The unreadable snapshot a file with this modification time might belong to (`Some(None)`
+    /// when any file might belong to an unreadable tag or changelog).
+    pub fn owner(&self, modified: Option<crate::source::FileTime>) -> Option<Option<i64>> {
+        if self.everything {
+            return Some(None);
+        }
+        let tolerance = 2_000;
+        let Some(m) = modified.map(|m| m.to_utc_millis(self.zip_offset)) else {
+            return self.windows.first().map(|w| Some(w.0));
+        };
+        self.windows
+            .iter()
+            .find(|(_, lo, hi)| {
+                lo.is_none_or(|lo| m.saturating_add(tolerance) >= lo)
+                    && hi.is_none_or(|hi| m <= hi.saturating_add(tolerance))
+            })
+            .map(|w| Some(w.0))
+    }
+
+    /// Whether nothing is unknowable.
+    pub fn is_empty(&self) -> bool {
+        !self.everything && self.windows.is_empty()
+    }
+}
+
 /// Runs every check over the timelines of one table root (main first, then branches) and
 /// assembles their reports. Root-wide findings (orphan files) go to the first timeline.
 pub fn root_reports(timelines: &[&Timeline], root: &RootFiles, clock: &Clock) -> Vec<TableReport> {
@@ -51,6 +101,7 @@ pub fn root_reports(timelines: &[&Timeline], root: &RootFiles, clock: &Clock) ->
         usable: bool,
         changelog: changelog::ChangelogFindings,
     }
+    let unknowable = Unknowable::of(timelines, clock);
     let mut prepared = Vec::new();
     for t in timelines {
         let groups = commit_groups(t);
@@ -76,6 +127,7 @@ pub fn root_reports(timelines: &[&Timeline], root: &RootFiles, clock: &Clock) ->
             branch,
             usable.then_some(root),
             &temp_refs,
+            &unknowable,
             clock,
         );
         prepared.push(Prepared {
@@ -102,7 +154,13 @@ pub fn root_reports(timelines: &[&Timeline], root: &RootFiles, clock: &Clock) ->
                 }
             }
             if i == 0 && root_usable {
-                findings.extend(files::orphans(timelines, root, &explained, clock));
+                findings.extend(files::orphans(
+                    timelines,
+                    root,
+                    &explained,
+                    &unknowable,
+                    clock,
+                ));
             }
             table_report(
                 t,

@@ -161,7 +161,7 @@ impl ZipContainer {
         for index in 0..count {
             let index = usize::try_from(index)
                 .map_err(|_| Error::format("too many entries for this platform"))?;
-            match parse_central(&cd, pos, size, prefix, limits) {
+            match parse_central(&cd, pos, size, prefix) {
                 Ok((entry, name, modified, next)) => {
                     pos = next;
                     let listed_entry = if entry.is_dir {
@@ -280,7 +280,10 @@ impl ZipContainer {
                     ));
                 }
                 let raw = read_vec(self.data.as_ref(), start, entry.compressed)?;
-                inflate_limited(&raw, max, entry.uncompressed)?
+                // Never inflate past what the entry declares: a "lying" entry is cut off one
+                // byte later and reported, whatever it would have grown to.
+                let cap = max.min(entry.uncompressed.saturating_add(1));
+                inflate_limited(&raw, cap, entry.uncompressed)?
             }
             other => {
                 return Err(Error::unsupported(format!(
@@ -394,7 +397,6 @@ fn parse_central(
     pos: usize,
     file_size: u64,
     prefix: u64,
-    limits: &Limits,
 ) -> Result<(CentralEntry, String, Option<FileTime>, usize)> {
     let trunc = || Error::format("the central directory is truncated");
     if le_u32(cd, pos) != Some(CENTRAL_SIG) {
@@ -420,12 +422,6 @@ fn parse_central(
     let name_bytes = cd
         .get(name_start..name_start + name_len)
         .ok_or_else(trunc)?;
-    if name_len as u64 > limits.max_name_bytes {
-        return Err(Error::limit(
-            "max-name-bytes",
-            format!("an entry name of {name_len} bytes"),
-        ));
-    }
     let name = if flags & FLAG_UTF8 != 0 {
         String::from_utf8_lossy(name_bytes).into_owned()
     } else {

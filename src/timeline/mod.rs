@@ -346,6 +346,47 @@ impl Timeline {
         }
     }
 
+    /// Ids of snapshot files that are present but could not be read or parsed.
+    pub fn unreadable_ids(&self) -> Vec<i64> {
+        self.present_ids
+            .iter()
+            .copied()
+            .filter(|id| !self.snapshots.contains_key(id))
+            .collect()
+    }
+
+    /// For each unreadable snapshot, the time window in which the files it references were
+    /// written: after the previous readable snapshot's commit, up to the next readable one's
+    /// (open ends are `None`).
+    pub fn unreadable_windows(&self) -> Vec<(i64, Option<i64>, Option<i64>)> {
+        self.unreadable_ids()
+            .into_iter()
+            .map(|id| {
+                let before = self
+                    .snapshots
+                    .range(..id)
+                    .next_back()
+                    .map(|(_, s)| s.snapshot.time_millis);
+                let after = self
+                    .snapshots
+                    .range(id..)
+                    .next()
+                    .map(|(_, s)| s.snapshot.time_millis);
+                (id, before, after)
+            })
+            .collect()
+    }
+
+    /// Whether a tag or long-lived changelog file could not be read: the files it keeps alive
+    /// are then unknown.
+    pub fn has_unreadable_holders(&self) -> bool {
+        self.tags.iter().any(|t| t.tag.is_err())
+            || self.problems.iter().any(|p| {
+                let (dir, _) = split_parent(&p.path);
+                dir.ends_with("/changelog") || dir == "changelog"
+            })
+    }
+
     /// The latest schema, if any was readable.
     pub fn latest_schema(&self) -> Option<&TableSchema> {
         self.schemas.values().next_back()

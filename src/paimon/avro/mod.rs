@@ -642,11 +642,18 @@ pub(crate) mod testutil {
 
     /// The fixture warehouse zips: (zip name, files).
     pub(crate) fn fixture_zips() -> Vec<(String, ZipFiles)> {
+        // The intact warehouses of fixtures.json; the scenario fixtures are damaged on purpose
+        // (missing files, truncated manifests) and are exercised by the integration tests.
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/warehouses");
-        let mut zips: Vec<_> = std::fs::read_dir(dir)
+        let listing: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(format!("{dir}/fixtures.json")).unwrap())
+                .unwrap();
+        let mut zips: Vec<std::path::PathBuf> = listing
+            .as_object()
             .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "zip"))
+            .values()
+            .filter_map(|v| v.get("zip").and_then(|z| z.as_str()))
+            .map(|z| std::path::Path::new(dir).join(z))
             .collect();
         zips.sort();
         assert!(!zips.is_empty(), "no fixture zips in {dir}");
