@@ -1,0 +1,73 @@
+# Paimon Recovery Validator: build and test.
+#
+#   make serve   build the page (release) and serve dist/ on http://127.0.0.1:8080/
+#   make dist    build the static site into dist/ (relative URLs: works from any sub-path)
+#   make test    everything: fmt, clippy, native tests, wasm builds, wasm tests in headless
+#                Chromium, Playwright tests of dist/ served from a sub-path
+#   make clean   remove build outputs
+#
+# Every target first runs scripts/setup.sh, which installs whatever is missing (wasm toolchain,
+# wasm-bindgen-cli, trunk, wasm-opt, Chromium, Playwright) and is silent when nothing is.
+
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+WASM := scripts/wasm-env.sh
+WASM_TARGET := wasm32-unknown-unknown
+CORE := paimon-recovery-validator
+WEB := paimon-recovery-validator-web
+HOST ?= 127.0.0.1
+PORT ?= 8080
+
+.PHONY: help setup dist serve test fmt-check lint test-native wasm-build test-wasm test-e2e \
+        wasm-size clean
+
+help:
+	@sed -n '3,8p' Makefile | sed 's/^# \{0,1\}//'
+
+setup:
+	@scripts/setup.sh
+
+dist: setup
+	@echo "== trunk build --release (dist/)"
+	@$(WASM) trunk build --release --public-url ./
+	@scripts/wasm-size.sh
+
+serve: dist
+	@echo "== serving dist/ at http://$(HOST):$(PORT)/ (Ctrl-C stops)"
+	@node scripts/serve.mjs --root dist --host $(HOST) --port $(PORT)
+
+fmt-check: setup
+	@echo "== cargo fmt --check"
+	@cargo fmt --all --check
+
+lint: setup
+	@echo "== cargo clippy (native, all targets, -D warnings)"
+	@cargo clippy --workspace --all-targets -- -D warnings
+
+test-native: setup
+	@echo "== cargo test --workspace (core, CLI, web logic)"
+	@cargo test --workspace
+
+wasm-build: setup
+	@echo "== wasm build of the core (no default features)"
+	@$(WASM) cargo build --target $(WASM_TARGET) -p $(CORE) --no-default-features --lib
+
+test-wasm: wasm-build
+	@echo "== wasm-bindgen tests of the web crate in headless Chromium"
+	@$(WASM) cargo test --target $(WASM_TARGET) -p $(WEB) --test '*'
+
+test-e2e: dist
+	@echo "== Playwright: dist/ served under a sub-path"
+	@PATH="$(CURDIR)/node_modules/.bin:$$PATH" playwright test --config tests/e2e/playwright.config.mjs
+
+test: fmt-check lint test-native test-wasm test-e2e
+	@echo "== make test: all passed"
+
+wasm-size:
+	@scripts/wasm-size.sh
+
+clean:
+	cargo clean
+	rm -rf dist test-results playwright-report

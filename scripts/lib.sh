@@ -1,0 +1,50 @@
+# Shared by scripts/setup.sh and scripts/wasm-env.sh. Source it; it defines functions and
+# variables only.
+#
+# The wasm toolchain comes in one of two flavours:
+#   rustup  - the rustup toolchain with the wasm32-unknown-unknown target (an ordinary machine);
+#   debian  - Debian's rustc-web/cargo-web (/usr/bin/cargo) building std from rust-web-src and
+#             linking with wasm-ld-19 (a machine whose rustup cannot download the target).
+# Native builds always use the default toolchain on PATH.
+
+PRV_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+PRV_WASM_TARGET=wasm32-unknown-unknown
+PRV_TRUNK_VERSION=0.21.14
+PRV_CARGO_BIN="${CARGO_INSTALL_ROOT:-${CARGO_HOME:-$HOME/.cargo}}/bin"
+PRV_RUSTUP_BIN="${CARGO_HOME:-$HOME/.cargo}/bin"
+# Where this machine's state of the set-up is remembered (the flavour found).
+PRV_STATE_DIR="$PRV_ROOT/target/setup"
+
+# Tools installed by the set-up come first: cargo-installed binaries, then node_modules/.bin.
+prv_path() {
+  local p="$PRV_CARGO_BIN:$PRV_ROOT/node_modules/.bin"
+  [ "$PRV_RUSTUP_BIN" != "$PRV_CARGO_BIN" ] && p="$p:$PRV_RUSTUP_BIN"
+  echo "$p:$PATH"
+}
+
+# The wasm-bindgen version Cargo.lock resolves (the CLI must equal it).
+prv_wasm_bindgen_version() {
+  awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' \
+    "$PRV_ROOT/Cargo.lock"
+}
+
+prv_rustup_has_wasm() {
+  command -v rustup >/dev/null 2>&1 &&
+    rustup target list --installed 2>/dev/null | grep -qx "$PRV_WASM_TARGET"
+}
+
+prv_debian_has_wasm() {
+  [ -x /usr/bin/cargo ] && [ -x /usr/bin/rustc ] && command -v wasm-ld-19 >/dev/null 2>&1 &&
+    [ -d "$(/usr/bin/rustc --print sysroot 2>/dev/null)/lib/rustlib/src/rust/library/std" ]
+}
+
+# Prints rustup, debian or none.
+prv_wasm_flavour() {
+  if prv_rustup_has_wasm; then
+    echo rustup
+  elif prv_debian_has_wasm; then
+    echo debian
+  else
+    echo none
+  fi
+}

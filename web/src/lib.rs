@@ -1,0 +1,27 @@
+//! # The Paimon Recovery Validator page
+//!
+//! Two wasm entry points share this crate:
+//!
+//! * the page (`src/bin/app.rs`): a Yew app ([`app`]) with a drop zone around a real file input;
+//!   it posts the user's `File`s (Blobs, by structured clone, never read on this thread) to
+//! * the worker (`src/bin/worker.rs`, [`worker`]): it reads the Blobs with `Blob.slice` +
+//!   `FileReaderSync` through [`blob::BlobReader`] (random access, never the whole archive), runs
+//!   [`prv::analyze`] and posts progress and the report back ([`protocol`]).
+//!
+//! Nothing leaves the browser: the worker is loaded from the page's own origin, and the only
+//! messages are between the page and its worker.
+//!
+//! Everything that is plain logic (the message protocol, the read cache, the page state) compiles
+//! and is unit-tested natively; what needs a browser is tested with `wasm-bindgen-test` in
+//! headless Chromium (`web/tests/`).
+
+pub mod app;
+pub mod blob;
+pub mod cache;
+pub mod protocol;
+pub mod state;
+pub mod worker;
+
+/// The script the page starts the worker from, relative to the page (Trunk's loader shim for the
+/// `prv-worker` binary). Relative, so the site works from any sub-path.
+pub const WORKER_SCRIPT: &str = "./prv-worker_loader.js";

@@ -1,0 +1,290 @@
+//! The messages between the page and its worker.
+//!
+//! Page → worker: a [`Request`], a plain JS object holding the user's `File`s (Blobs pass by
+//! structured clone: the page never reads them). Worker → page: a [`Reply`] as a JSON string
+//! (`Ready` once the worker's wasm is running, then `Progress`… and one `Done` or `Failed`).
+
+use js_sys::{Array, Object, Reflect};
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::File;
+
+/// What the worker is asked to analyse.
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    /// Zip files, each one input.
+    pub zips: Vec<File>,
+    /// A folder the user picked, if any.
+    pub folder: Option<Folder>,
+    /// The clock for age-based findings (epoch ms); `None` = the artifact's capture time.
+    pub now_millis: Option<i64>,
+}
+
+/// A folder as the browser's directory picker gives it.
+#[derive(Debug, Clone)]
+pub struct Folder {
+    /// The folder's name.
+    pub name: String,
+    /// Its files with their paths relative to the folder, `/`-separated.
+    pub files: Vec<(String, File)>,
+}
+
+impl Request {
+    /// The name to show for what was given.
+    pub fn display_name(&self) -> String {
+        let mut names: Vec<String> = self.zips.iter().map(File::name).collect();
+        if let Some(folder) = &self.folder {
+            names.push(format!("{}/", folder.name));
+        }
+        names.join(" + ")
+    }
+
+    /// Whether nothing was given.
+    pub fn is_empty(&self) -> bool {
+        self.zips.is_empty() && self.folder.is_none()
+    }
+
+    /// The JS object posted to the worker.
+    pub fn to_js(&self) -> Result<JsValue, String> {
+        let obj = Object::new();
+        let zips: Array = self.zips.iter().collect();
+        set(&obj, "zips", &zips)?;
+        if let Some(folder) = &self.folder {
+            set(&obj, "folderName", &JsValue::from_str(&folder.name))?;
+            let paths: Array = folder
+                .files
+                .iter()
+                .map(|(p, _)| JsValue::from_str(p))
+                .collect();
+            let files: Array = folder.files.iter().map(|(_, f)| f).collect();
+            set(&obj, "folderPaths", &paths)?;
+            set(&obj, "folderFiles", &files)?;
+        }
+        if let Some(now) = self.now_millis {
+            set(&obj, "nowMillis", &JsValue::from_f64(now as f64))?;
+        }
+        Ok(obj.into())
+    }
+
+    /// Reads the object [`Request::to_js`] made.
+    pub fn from_js(value: &JsValue) -> Result<Request, String> {
+        if !value.is_object() {
+            return Err("the worker was sent something that is not a request".into());
+        }
+        let zips = files(&get(value, "zips")?)?;
+        let folder = match get(value, "folderName")?.as_string() {
+            None => None,
+            Some(name) => {
+                let paths = get(value, "folderPaths")?
+                    .dyn_into::<Array>()
+                    .map_err(|_| "folderPaths is not an array".to_string())?;
+                let files = files(&get(value, "folderFiles")?)?;
+                let paths: Vec<String> = paths.iter().filter_map(|p| p.as_string()).collect();
+                if paths.len() != files.len() {
+                    return Err("folderPaths and folderFiles differ in length".into());
+                }
+                Some(Folder {
+                    name,
+                    files: paths.into_iter().zip(files).collect(),
+                })
+            }
+        };
+        let now_millis = get(value, "nowMillis")?.as_f64().map(|n| n as i64);
+        Ok(Request {
+            zips,
+            folder,
+            now_millis,
+        })
+    }
+}
+
+/// Splits a directory picker's `webkitRelativePath` (`folder/sub/file`) into the folder's name
+/// and the path inside it.
+pub fn split_relative_path(path: &str) -> (String, String) {
+    let path = path.trim_start_matches('/');
+    match path.split_once('/') {
+        Some((top, rest)) => (top.to_string(), rest.to_string()),
+        None => (String::new(), path.to_string()),
+    }
+}
+
+fn set(obj: &Object, key: &str, value: &JsValue) -> Result<(), String> {
+    Reflect::set(obj, &JsValue::from_str(key), value)
+        .map(|_| ())
+        .map_err(|e| crate::blob::describe_js(&e))
+}
+
+fn get(obj: &JsValue, key: &str) -> Result<JsValue, String> {
+    Reflect::get(obj, &JsValue::from_str(key)).map_err(|e| crate::blob::describe_js(&e))
+}
+
+fn files(value: &JsValue) -> Result<Vec<File>, String> {
+    if value.is_undefined() {
+        return Ok(Vec::new());
+    }
+    let array = value
+        .dyn_ref::<Array>()
+        .ok_or_else(|| "expected an array of files".to_string())?;
+    array
+        .iter()
+        .map(|f| {
+            f.dyn_into::<File>()
+                .map_err(|_| "expected a File".to_string())
+        })
+        .collect()
+}
+
+/// How far the analysis is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProgressUpdate {
+    /// What the core is doing, as it describes it (`Display` of [`prv::Progress`]).
+    pub text: String,
+    /// Units done in the current phase.
+    pub done: u64,
+    /// Units in the current phase (0 if unknown).
+    pub total: u64,
+}
+
+impl ProgressUpdate {
+    /// From the core's progress.
+    pub fn from_core(p: &prv::Progress) -> Self {
+        ProgressUpdate {
+            text: p.to_string(),
+            done: p.done,
+            total: p.total,
+        }
+    }
+
+    /// Done as a fraction in `0..=1`, if the total is known.
+    pub fn fraction(&self) -> Option<f64> {
+        (self.total > 0).then(|| (self.done as f64 / self.total as f64).clamp(0.0, 1.0))
+    }
+}
+
+/// A message from the worker.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum Reply {
+    /// The worker's wasm is running; it can take a request.
+    Ready,
+    /// How far the analysis is.
+    Progress(ProgressUpdate),
+    /// The analysis finished.
+    Done {
+        /// The report.
+        report: Box<prv::Report>,
+    },
+    /// Nothing could be analysed (not a zip, unreadable file, a crash).
+    Failed {
+        /// What went wrong, for the user.
+        message: String,
+    },
+}
+
+impl Reply {
+    /// As the JSON string posted to the page.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|e| {
+            format!(r#"{{"type":"failed","message":"the report could not be serialized: {e}"}}"#)
+        })
+    }
+
+    /// From the JSON string the worker posted.
+    pub fn from_json(text: &str) -> Result<Reply, String> {
+        serde_json::from_str(text).map_err(|e| format!("unreadable message from the worker: {e}"))
+    }
+}
+
+/// Decides which progress updates are worth posting: the first of each phase, the last, and at
+/// most one per `interval_ms` in between (the core may report thousands per second).
+#[derive(Debug, Clone)]
+pub struct Throttle {
+    interval_ms: f64,
+    last: Option<(u64, f64)>,
+}
+
+impl Throttle {
+    /// A throttle letting one update through per `interval_ms`.
+    pub fn new(interval_ms: f64) -> Self {
+        Throttle {
+            interval_ms,
+            last: None,
+        }
+    }
+
+    /// Whether to post `update` at time `now_ms`.
+    pub fn admit(&mut self, update: &ProgressUpdate, now_ms: f64) -> bool {
+        let admit = match self.last {
+            None => true,
+            Some((total, at)) => {
+                total != update.total
+                    || update.done >= update.total
+                    || now_ms - at >= self.interval_ms
+            }
+        };
+        if admit {
+            self.last = Some((update.total, now_ms));
+        }
+        admit
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn progress(done: u64, total: u64) -> ProgressUpdate {
+        ProgressUpdate {
+            text: format!("reading {done}/{total}"),
+            done,
+            total,
+        }
+    }
+
+    #[test]
+    fn replies_round_trip_as_json() {
+        for reply in [
+            Reply::Ready,
+            Reply::Progress(progress(3, 9)),
+            Reply::Failed {
+                message: "not a zip".into(),
+            },
+        ] {
+            let json = reply.to_json();
+            assert_eq!(Reply::from_json(&json).unwrap(), reply, "{json}");
+        }
+        assert!(Reply::to_json(&Reply::Ready).contains(r#""type":"ready""#));
+        assert!(Reply::from_json("{").is_err());
+    }
+
+    #[test]
+    fn throttle_keeps_phase_changes_and_the_end() {
+        let mut t = Throttle::new(100.0);
+        assert!(t.admit(&progress(0, 10), 0.0));
+        assert!(!t.admit(&progress(1, 10), 10.0));
+        assert!(!t.admit(&progress(2, 10), 50.0));
+        assert!(t.admit(&progress(3, 10), 150.0));
+        assert!(t.admit(&progress(10, 10), 151.0));
+        assert!(t.admit(&progress(0, 4), 152.0));
+        assert!(!t.admit(&progress(1, 4), 153.0));
+    }
+
+    #[test]
+    fn splits_picker_paths() {
+        assert_eq!(
+            split_relative_path("wh/db.db/t/snapshot/LATEST"),
+            ("wh".to_string(), "db.db/t/snapshot/LATEST".to_string())
+        );
+        assert_eq!(
+            split_relative_path("file"),
+            (String::new(), "file".to_string())
+        );
+    }
+
+    #[test]
+    fn fraction_is_clamped_and_unknown_without_total() {
+        assert_eq!(progress(1, 4).fraction(), Some(0.25));
+        assert_eq!(progress(9, 4).fraction(), Some(1.0));
+        assert_eq!(progress(1, 0).fraction(), None);
+    }
+}

@@ -1,0 +1,128 @@
+//! Tests of the worker side in a real browser: headless Chromium, inside a dedicated worker
+//! (`FileReaderSync` exists only there). Run by `make test` through wasm-bindgen-test-runner.
+#![cfg(target_arch = "wasm32")]
+
+use js_sys::{Array, Uint8Array};
+use prv::source::RandomAccess;
+use prv_web::blob::BlobReader;
+use prv_web::cache::BLOCK_SIZE;
+use prv_web::protocol::{Folder, Reply, Request};
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+use web_sys::{Blob, File};
+
+wasm_bindgen_test_configure!(run_in_dedicated_worker);
+
+const FIXTURE: &[u8] =
+    include_bytes!("../../tests/fixtures/warehouses/java09_d_crash_between_append_and_compact.zip");
+
+fn parts(bytes: &[u8]) -> Array {
+    Array::of1(&Uint8Array::from(bytes))
+}
+
+fn blob(bytes: &[u8]) -> Blob {
+    Blob::new_with_u8_array_sequence(&parts(bytes)).unwrap()
+}
+
+fn file(bytes: &[u8], name: &str) -> File {
+    File::new_with_u8_array_sequence(&parts(bytes), name).unwrap()
+}
+
+fn pattern(len: usize) -> Vec<u8> {
+    (0..len)
+        .map(|i| (i % 251) as u8 ^ (i >> 11) as u8)
+        .collect()
+}
+
+#[wasm_bindgen_test]
+fn blob_reader_reads_exact_slices() {
+    let data = pattern(3 * BLOCK_SIZE as usize + 4321);
+    let reader = BlobReader::new(blob(&data)).unwrap();
+    assert_eq!(reader.size(), data.len() as u64);
+    let n = data.len();
+    let block = BLOCK_SIZE as usize;
+    for (offset, len) in [
+        (0, 1),
+        (0, 4096),
+        (block - 5, 10),
+        (block, block),
+        (2 * block - 1, block + 2),
+        (17, 2 * block + 3),
+        (n - 22, 22),
+        (n, 0),
+    ] {
+        let mut buf = vec![0u8; len];
+        reader.read_exact_at(offset as u64, &mut buf).unwrap();
+        assert_eq!(buf, data[offset..offset + len], "read of {len} at {offset}");
+    }
+}
+
+#[wasm_bindgen_test]
+fn blob_reader_refuses_reads_past_the_end() {
+    let reader = BlobReader::new(blob(&pattern(1000))).unwrap();
+    let mut buf = [0u8; 8];
+    let err = reader.read_exact_at(996, &mut buf).unwrap_err();
+    assert_eq!(err.kind(), std::io::ErrorKind::UnexpectedEof);
+    assert!(reader.read_exact_at(u64::MAX - 2, &mut buf).is_err());
+    // Offsets past 2^32 are computed in f64, not truncated.
+    assert!(reader.read_exact_at(5 << 30, &mut buf).is_err());
+}
+
+#[wasm_bindgen_test]
+fn requests_survive_the_trip_to_the_worker() {
+    let request = Request {
+        zips: vec![file(b"zip", "a.zip"), file(b"zip2", "b.zip")],
+        folder: Some(Folder {
+            name: "wh".into(),
+            files: vec![("db.db/t/snapshot/LATEST".into(), file(b"3", "LATEST"))],
+        }),
+        now_millis: Some(1_796_027_473_636),
+    };
+    let back = Request::from_js(&request.to_js().unwrap()).unwrap();
+    assert_eq!(back.zips.len(), 2);
+    assert_eq!(back.zips[1].name(), "b.zip");
+    let folder = back.folder.unwrap();
+    assert_eq!(folder.name, "wh");
+    assert_eq!(folder.files[0].0, "db.db/t/snapshot/LATEST");
+    assert_eq!(back.now_millis, Some(1_796_027_473_636));
+    assert_eq!(request.display_name(), "a.zip + b.zip + wh/");
+    assert!(Request::from_js(&wasm_bindgen::JsValue::from_str("x")).is_err());
+}
+
+#[wasm_bindgen_test]
+fn analyses_a_real_warehouse_zip() {
+    let request = Request {
+        zips: vec![file(
+            FIXTURE,
+            "java09_d_crash_between_append_and_compact.zip",
+        )],
+        ..Request::default()
+    };
+    let mut updates = 0;
+    let reply = prv_web::worker::run(request, &mut |_| updates += 1);
+    let Reply::Done { report } = &reply else {
+        panic!("expected a report, got {reply:?}");
+    };
+    let table = report
+        .tables
+        .iter()
+        .find(|t| t.path.ends_with("db.db/lk_crash"))
+        .unwrap_or_else(|| panic!("no lk_crash table in {:?}", report.tables));
+    let ids: Vec<i64> = table.snapshots.iter().map(|s| s.id).collect();
+    assert_eq!(ids, (1..=11).collect::<Vec<_>>());
+    // What the page receives is what the worker sent.
+    assert_eq!(Reply::from_json(&reply.to_json()).unwrap(), reply);
+}
+
+#[wasm_bindgen_test]
+fn a_file_that_is_not_a_zip_fails_with_a_message() {
+    let request = Request {
+        zips: vec![file(b"hello, this is not a zip", "notes.zip")],
+        ..Request::default()
+    };
+    match prv_web::worker::run(request, &mut |_| {}) {
+        Reply::Failed { message } => assert!(!message.is_empty()),
+        // The core may also report an unreadable input as a failing report.
+        Reply::Done { report } => assert_eq!(report.verdict.as_str(), "fail"),
+        other => panic!("unexpected {other:?}"),
+    }
+}
