@@ -13,7 +13,13 @@
 //!   readers would fail on it too.
 
 use crate::error::Error;
+use std::collections::HashSet;
+
+use crate::checks::changelog::display_identifier;
+use crate::paimon::manifest::FileKind;
+use crate::paimon::snapshot::{CommitKind, Snapshot};
 use crate::report::model::{Code, Finding, Severity};
+use crate::timeline::files::RootFiles;
 use crate::timeline::Timeline;
 use crate::warehouse::split_parent;
 
@@ -150,9 +156,12 @@ pub fn hint_mismatches(t: &Timeline) -> Vec<Finding> {
     out
 }
 
-/// `snapshot-temp-file`: leftover `.snapshot-<id>.<uuid>.tmp` files.
-pub fn temp_files(t: &Timeline) -> Vec<Finding> {
+/// `snapshot-temp-file`: leftover `.snapshot-<id>.<uuid>.tmp` files. Also returns the orphan
+/// files (relative paths) the unpublished snapshot explains: its manifest lists, their manifests,
+/// and the data and changelog files they add.
+pub fn temp_files(t: &Timeline, root: Option<&RootFiles>) -> (Vec<Finding>, HashSet<String>) {
     let mut out = Vec::new();
+    let mut explained = HashSet::new();
     for tmp in &t.temp_files {
         let content = tmp.content.as_ref();
         let published = t.present_ids.contains(&tmp.id);
@@ -170,10 +179,28 @@ pub fn temp_files(t: &Timeline) -> Vec<Finding> {
                     },
                     s.commit_kind,
                     s.commit_user,
-                    crate::checks::changelog::display_identifier(s.commit_identifier)
+                    display_identifier(s.commit_identifier)
                 )
             })
             .unwrap_or_else(|| "unreadable content".to_string());
+        // What became of the commit: re-committed later, skipped, or not yet recovered.
+        let fate = content.map(|s| {
+            let later: Vec<&Snapshot> = t
+                .snapshots
+                .range(tmp.id..)
+                .map(|(_, f)| &f.snapshot)
+                .filter(|x| x.commit_user == s.commit_user)
+                .collect();
+            if let Some(again) = later.iter().find(|x| {
+                x.commit_identifier == s.commit_identifier && x.commit_kind == s.commit_kind
+            }) {
+                Fate::Recommitted(again.id)
+            } else if let Some(next) = later.first() {
+                Fate::Skipped(next.id, next.commit_identifier)
+            } else {
+                Fate::NotYet
+            }
+        });
         let (severity, message, remedy) = if published {
             (
                 Severity::Info,
@@ -182,20 +209,56 @@ pub fn temp_files(t: &Timeline) -> Vec<Finding> {
                      another commit won the id, or the rename succeeded and the copy lingered.",
                     tmp.id, tmp.id
                 ),
-                "Harmless; remove_orphan_files deletes it (run it with dry run first).",
+                "Harmless; remove_orphan_files deletes it (run it with dry run first).".to_string(),
             )
         } else {
-            (
-                Severity::Warning,
-                format!(
-                    "Snapshot {} was written to a temp file ({what}) but never renamed into place: \
-                     the writer died while publishing, so that commit is not durable.",
-                    tmp.id
+            let kind = content.map(|s| s.commit_kind.clone());
+            let compact = kind == Some(CommitKind::Compact);
+            match fate {
+                Some(Fate::Recommitted(id)) => (
+                    Severity::Info,
+                    format!(
+                        "Snapshot {} was written to a temp file ({what}) but never renamed into place; \
+                         the writer recovered and committed the same identifier as snapshot {id}.",
+                        tmp.id
+                    ),
+                    "Nothing was lost; remove_orphan_files (dry run first) cleans up the leftovers."
+                        .to_string(),
                 ),
-                "Check that the writer recovered and re-committed this identifier (a later snapshot \
-                 of the same user with the same or a higher identifier). If the temp file is a \
-                 COMPACT, its changelog was lost: see the lost-changelog findings.",
-            )
+                Some(Fate::Skipped(next, ident)) if !compact => (
+                    Severity::Error,
+                    format!(
+                        "Snapshot {} was written to a temp file ({what}) but never renamed into place, \
+                         and the writer moved on to identifier {} (snapshot {next}) without \
+                         committing it: that commit's data is not in the table.",
+                        tmp.id,
+                        display_identifier(ident)
+                    ),
+                    "Re-run the input for that checkpoint (its data files are still on disk, \
+                     unreferenced: do not run remove_orphan_files), or restore from the source system."
+                        .to_string(),
+                ),
+                _ => (
+                    Severity::Warning,
+                    format!(
+                        "Snapshot {} was written to a temp file ({what}) but never renamed into place: \
+                         the writer died while publishing, so that commit is not durable{}.",
+                        tmp.id,
+                        if compact {
+                            " (a COMPACT: see the lost-changelog findings)"
+                        } else {
+                            "; it has not recovered since (no later snapshot of that user)"
+                        }
+                    ),
+                    if compact {
+                        "See the lost-changelog finding of the same commit.".to_string()
+                    } else {
+                        "Restart the writer from its last checkpoint: recovery re-commits this \
+                         identifier (filterCommitted retries identifiers above the user's latest)."
+                            .to_string()
+                    },
+                ),
+            }
         };
         let mut f = Finding::new(Code::SnapshotTempFile, severity, message, remedy)
             .snapshot(tmp.id)
@@ -203,10 +266,66 @@ pub fn temp_files(t: &Timeline) -> Vec<Finding> {
             .evidence(format!("{} ({} bytes)", relative(t, &tmp.path), tmp.size));
         if let Some(s) = content {
             f = f.commit(s.commit_user.clone(), s.commit_identifier);
+            // Its manifest lists are orphans now: decode what they describe.
+            if let Some(r) = root {
+                let lists: Vec<String> = s
+                    .manifest_lists()
+                    .map(|(_, l)| format!("manifest/{l}"))
+                    .collect();
+                let mut adds: Vec<String> = Vec::new();
+                for ghost in r
+                    .ghosts
+                    .iter()
+                    .filter(|g| g.lists.iter().any(|l| lists.contains(l)))
+                {
+                    explained.extend(ghost.lists.iter().cloned());
+                    explained.extend(ghost.manifests.iter().cloned());
+                    for e in ghost.entries.iter().filter(|e| e.kind == FileKind::Add) {
+                        if let Some(o) = r
+                            .orphans
+                            .iter()
+                            .find(|o| split_parent(&o.relative).1 == e.file.file_name)
+                        {
+                            explained.insert(o.relative.clone());
+                            adds.push(o.relative.clone());
+                        }
+                    }
+                }
+                if !adds.is_empty() {
+                    adds.sort();
+                    adds.dedup();
+                    f = f.evidence(format!(
+                        "its manifest lists add {} file{} that nothing references now: {}",
+                        adds.len(),
+                        if adds.len() == 1 { "" } else { "s" },
+                        adds.join(", ")
+                    ));
+                }
+            }
+            match fate {
+                Some(Fate::Recommitted(id)) => {
+                    f = f.related([id]);
+                }
+                Some(Fate::Skipped(next, _)) => {
+                    f = f.related([next]);
+                }
+                _ => {}
+            }
         }
         out.push(f);
     }
-    out
+    (out, explained)
+}
+
+/// What became of a commit whose snapshot stayed a temp file.
+#[derive(Clone, Copy)]
+enum Fate {
+    /// The same identifier and kind were committed later as this snapshot.
+    Recommitted(i64),
+    /// The writer committed this later snapshot with this identifier instead.
+    Skipped(i64, i64),
+    /// No later snapshot of that user.
+    NotYet,
 }
 
 /// `unreadable-file` (or `consumer-unreadable`, reported by the consumer check) for each file of

@@ -97,6 +97,7 @@ impl Unknowable {
 pub fn root_reports(timelines: &[&Timeline], root: &RootFiles, clock: &Clock) -> Vec<TableReport> {
     struct Prepared {
         groups: Vec<CommitGroup>,
+        temp_findings: Vec<crate::report::model::Finding>,
         incomplete: Vec<crate::report::model::Finding>,
         usable: bool,
         changelog: changelog::ChangelogFindings,
@@ -130,8 +131,12 @@ pub fn root_reports(timelines: &[&Timeline], root: &RootFiles, clock: &Clock) ->
             &unknowable,
             clock,
         );
+        let (temp_findings, temp_explained) = integrity::temp_files(t, usable.then_some(root));
+        let mut changelog = changelog;
+        changelog.explained.extend(temp_explained);
         prepared.push(Prepared {
             groups,
+            temp_findings,
             incomplete,
             usable,
             changelog,
@@ -162,6 +167,7 @@ pub fn root_reports(timelines: &[&Timeline], root: &RootFiles, clock: &Clock) ->
                     clock,
                 ));
             }
+            findings.extend(p.temp_findings);
             table_report(
                 t,
                 &p.groups,
@@ -188,7 +194,6 @@ fn table_report(
     findings.extend(integrity::unreadable_files(t));
     findings.extend(integrity::snapshot_gaps(t));
     findings.extend(integrity::hint_mismatches(t));
-    findings.extend(integrity::temp_files(t));
     findings.extend(options::risky_options(t));
     let (consumer_reports, consumer_findings) = consumers::judge(t, clock, &changelog.lost);
     findings.extend(consumer_findings);
