@@ -214,3 +214,58 @@ fn snapshot_detail_lists_the_files_of_a_compact() {
     assert!(analysis.snapshot_detail(table, "main", 99).is_none());
     assert!(analysis.snapshot_detail(table, "nope", 9).is_none());
 }
+
+/// Every generated scenario reports the codes it was made to show, and none it must not.
+#[test]
+fn scenarios_report_what_they_were_made_to_show() {
+    let path = fixture("warehouses/scenarios.json");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        panic!("{} is missing", path.display());
+    };
+    let all: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let mut checked = 0;
+    let mut shown = std::collections::BTreeSet::new();
+    for (name, spec) in all.as_object().unwrap() {
+        let Some(zip) = spec.get("zip").and_then(|z| z.as_str()) else {
+            continue;
+        };
+        let r = report(&fixture(&format!("warehouses/{zip}")));
+        let got: std::collections::BTreeSet<String> = r
+            .all_findings()
+            .map(|(_, f)| f.code.as_str().to_string())
+            .collect();
+        for want in spec["expect"].as_array().unwrap() {
+            let want = want.as_str().unwrap();
+            assert!(got.contains(want), "{name}: expected {want}, got {got:?}");
+            shown.insert(want.to_string());
+        }
+        for not in spec["expect_not"].as_array().unwrap() {
+            let not = not.as_str().unwrap();
+            assert!(
+                !got.contains(not),
+                "{name}: must not report {not}, got {got:?}"
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked >= 10, "{checked}");
+    // Together with the shared fixtures, every table-level finding code of the contract is shown
+    // on a real warehouse.
+    for code in [
+        "lost-changelog",
+        "pending-changelog",
+        "consumer-ahead",
+        "consumer-stale",
+        "consumer-unreadable",
+        "snapshot-gap",
+        "hint-mismatch",
+        "snapshot-temp-file",
+        "dangling-reference",
+        "artifact-incomplete",
+        "orphan-file",
+        "unreadable-file",
+        "risky-options",
+    ] {
+        assert!(shown.contains(code), "no scenario shows {code}");
+    }
+}

@@ -232,7 +232,7 @@ pub fn check(
                 }
                 OrphanKind::Data if same_writer || timed => {
                     evidence.push(format!(
-                        "{} ({} bytes), an unreferenced data file of the same writer (likely the compaction output); {}",
+                        "{} ({} bytes), an unreferenced data file in the same bucket (likely the compaction output); {}",
                         o.relative,
                         o.size,
                         tie_reason(same_writer, timed)
@@ -284,7 +284,7 @@ pub fn check(
                     "unpublished manifest lists {} (written by the same committer as snapshot {append_id}'s lists) describe a commit that deletes {deletes} file{} ({}) and adds changelog {}",
                     ghost.lists.join(", "),
                     if deletes == 1 { "" } else { "s" },
-                    if compacts_append { "the APPEND's level-0 files" } else { "other files" },
+                    if compacts_append { "among them the APPEND's level-0 files" } else { "none of them the APPEND's" },
                     if changelog.is_empty() {
                         "nothing".to_string()
                     } else {

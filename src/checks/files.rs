@@ -14,7 +14,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use crate::report::model::{Clock, Code, Finding, Severity};
-use crate::timeline::files::{BranchFiles, Holder, OrphanKind, RootFiles, Unusable};
+use crate::timeline::files::{BranchFiles, Dangling, Holder, OrphanKind, RootFiles, Unusable};
 use crate::timeline::Timeline;
 
 /// Shown per finding before the list is cut (the JSON keeps every file).
@@ -54,7 +54,8 @@ pub fn incomplete(t: &Timeline, root: &RootFiles) -> (Vec<Finding>, bool) {
                     Code::ArtifactIncomplete,
                     Severity::Warning,
                     format!(
-                        "The artifact has no bucket directories for this table although its latest snapshot has {live} live files, so missing-file and orphan checks were skipped."
+                        "The artifact has no bucket directories for this table although its latest snapshot has {live} live file{}, so missing-file and orphan checks were skipped.",
+                        if live == 1 { "" } else { "s" }
                     ),
                     "Capture the bucket directories too (data files are not read, only listed; their size does not slow the check).",
                 ),
@@ -64,11 +65,76 @@ pub fn incomplete(t: &Timeline, root: &RootFiles) -> (Vec<Finding>, bool) {
     (out, true)
 }
 
-/// `dangling-reference`: files retained holders need that are missing or unreadable.
+/// `unreadable-file` for referenced metadata files that are present but cannot be decoded (a
+/// truncated manifest): Paimon's readers fail on every snapshot that names them.
+pub fn unreadable_references(branch: &BranchFiles, root: &RootFiles) -> Vec<Finding> {
+    let mut by_file: BTreeMap<&str, (Vec<&Holder>, &Dangling, &crate::error::Error)> =
+        BTreeMap::new();
+    for d in &branch.dangling {
+        if let Unusable::Unreadable(error) = &d.why {
+            let slot = by_file
+                .entry(d.file.as_str())
+                .or_insert((Vec::new(), d, error));
+            slot.0.push(&d.holder);
+        }
+    }
+    let uncertain_orphans = root
+        .orphans
+        .iter()
+        .filter(|o| matches!(o.kind, OrphanKind::Data | OrphanKind::Changelog))
+        .count();
+    by_file
+        .into_iter()
+        .map(|(file, (holders, d, error))| {
+            let who: Vec<String> = holders.iter().take(10).map(|h| h.to_string()).collect();
+            let more = holders.len().saturating_sub(who.len());
+            let mut f = crate::checks::integrity::unreadable(
+                file.to_string(),
+                error,
+                Severity::Error,
+                &format!(
+                    "{}{} {} this {}, and Paimon's readers fail on {} too",
+                    who.join(", "),
+                    if more > 0 {
+                        format!(" (and {more} more)")
+                    } else {
+                        String::new()
+                    },
+                    if holders.len() == 1 { "references" } else { "reference" },
+                    d.kind,
+                    if holders.len() == 1 { "it" } else { "them" }
+                ),
+            );
+            let snapshots: Vec<i64> = holders
+                .iter()
+                .filter_map(|h| match h {
+                    Holder::Snapshot { id, .. } => Some(*id),
+                    _ => None,
+                })
+                .collect();
+            if let Some(first) = snapshots.first() {
+                f = f.snapshot(*first).related(snapshots.iter().copied());
+            }
+            if uncertain_orphans > 0 {
+                f = f.evidence(format!(
+                    "{uncertain_orphans} file{} in the bucket directories that no readable manifest names may be named by this one, so they are not reported as orphans",
+                    if uncertain_orphans == 1 { "" } else { "s" }
+                ));
+            }
+            f
+        })
+        .collect()
+}
+
+/// `dangling-reference`: files retained holders need that are missing.
 pub fn dangling(t: &Timeline, branch: &BranchFiles) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut by_holder: BTreeMap<&Holder, Vec<&crate::timeline::files::Dangling>> = BTreeMap::new();
-    for d in &branch.dangling {
+    for d in branch
+        .dangling
+        .iter()
+        .filter(|d| d.why == Unusable::Missing)
+    {
         by_holder.entry(&d.holder).or_default().push(d);
     }
     // Snapshots together (often the oldest few after an interrupted expiration); tags and
@@ -200,17 +266,32 @@ pub fn orphans(
         .iter()
         .flat_map(|t| t.snapshots.values().map(|s| s.snapshot.time_millis))
         .max();
-    let incomplete_refs = root.branches.values().any(|b| {
-        b.dangling
-            .iter()
-            .any(|d| matches!(d.kind, "manifest list" | "manifest"))
-    });
+    // Files a metadata file we could not read might name are not provably orphans: an
+    // unreadable manifest list hides manifests and data files, an unreadable manifest hides
+    // data files.
+    let unreadable = |kind: &str| {
+        root.branches.values().any(|b| {
+            b.dangling
+                .iter()
+                .any(|d| d.kind == kind && matches!(d.why, Unusable::Unreadable(_)))
+        })
+    };
+    let hidden_lists = unreadable("manifest list");
+    let hidden_manifests = hidden_lists || unreadable("manifest");
     let mut groups: BTreeMap<(OrphanKind, bool), Vec<&crate::timeline::files::Orphan>> =
         BTreeMap::new();
     let mut owned_by_unreadable: Vec<(&crate::timeline::files::Orphan, Option<i64>)> = Vec::new();
     for o in &root.orphans {
         if explained.contains(&o.relative) {
             continue;
+        }
+        let hidden = match o.kind {
+            OrphanKind::Data | OrphanKind::Changelog => hidden_manifests,
+            OrphanKind::Manifest | OrphanKind::IndexManifest => hidden_lists,
+            _ => false,
+        };
+        if hidden {
+            continue; // counted in the unreadable-file finding
         }
         if let Some(owner) = unknowable.owner(o.modified) {
             owned_by_unreadable.push((o, owner));
@@ -226,18 +307,13 @@ pub fn orphans(
     for ((kind, young), files) in groups {
         let ghost_lists = matches!(kind, OrphanKind::ManifestList | OrphanKind::Manifest);
         let cause = if young {
-            "written after the newest snapshot: a commit in flight when the artifact was captured, or one whose writer died before publishing it"
+            "written around or after the newest snapshot (zip times have 2 s precision): a commit in flight when the artifact was captured, or one whose writer died before publishing it"
         } else {
             "older than the newest snapshot: a commit that never became durable and was not re-committed, or an interrupted compaction or expiration"
         };
         let severity = match kind {
             OrphanKind::Changelog if !young => Severity::Warning,
             _ => Severity::Info,
-        };
-        let severity = if incomplete_refs {
-            Severity::Info
-        } else {
-            severity
         };
         let total: u64 = files.iter().map(|o| o.size).sum();
         let mut f = Finding::new(
@@ -256,11 +332,6 @@ pub fn orphans(
             },
         )
         .files(files.iter().map(|o| o.relative.clone()));
-        if incomplete_refs {
-            f = f.evidence(
-                "some manifests could not be read, so some of these files may be referenced by them".to_string(),
-            );
-        }
         if ghost_lists {
             f = f.evidence("manifest files written for a commit that was not published (see the lost-changelog findings if any)".to_string());
         }
@@ -268,7 +339,9 @@ pub fn orphans(
             let age = match (o.modified, newest_commit) {
                 (Some(m), Some(n)) => {
                     let d = n.saturating_sub(m.to_utc_millis(offset));
-                    if d >= 0 {
+                    if d.abs() < 2_000 {
+                        "written within 2 s of the newest snapshot".to_string()
+                    } else if d >= 0 {
                         format!(
                             "written {} before the newest snapshot",
                             crate::paimon::schema::format_duration(d)

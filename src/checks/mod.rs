@@ -156,6 +156,7 @@ pub fn root_reports(timelines: &[&Timeline], root: &RootFiles, clock: &Clock) ->
             if p.usable {
                 if let Some(b) = root.branches.get(&t.location.branch) {
                     findings.extend(files::dangling(t, b));
+                    findings.extend(files::unreadable_references(b, root));
                 }
             }
             if i == 0 && root_usable {
