@@ -104,6 +104,24 @@ fn table(out: &mut String, t: &TableReport) {
             c.verdict.as_str()
         );
     }
+    if let Some(fence) = t
+        .expiration_fence
+        .as_ref()
+        .filter(|f| f.fences_snapshots && f.snapshots_held > 0)
+    {
+        let _ = writeln!(
+            out,
+            "   expiration pinned by consumer {} at snapshot {}: {} snapshot{} held beyond snapshot.num-retained.min{}",
+            fence.consumer,
+            fence.next_snapshot,
+            fence.snapshots_held,
+            if fence.snapshots_held == 1 { "" } else { "s" },
+            fence
+                .time_held_millis
+                .map(|ms| format!(", {} of history", crate::paimon::schema::format_duration(ms)))
+                .unwrap_or_default()
+        );
+    }
     for f in &t.findings {
         finding(out, f);
     }
