@@ -253,30 +253,58 @@ pub fn judge(
     (reports, findings)
 }
 
-/// The consumer that pins snapshot expiration, and how much it holds back
-/// (`paimon-format.md` §5.2: expiration stops below `min(nextSnapshot)` unless
-/// `consumer.changelog-only`).
-pub fn expiration_fence(t: &Timeline, consumers: &[ConsumerReport]) -> Option<ExpirationFence> {
+/// The consumer that pins snapshot expiration, and how much it holds back.
+///
+/// Expiration (`paimon-format.md` §5.2, `ExpireSnapshotsImpl`) deletes snapshots from the
+/// earliest up to the first one it must keep: everything below `latest − num-retained.max + 1`
+/// goes; from there up to `latest − num-retained.min + 1` (and, unless
+/// `consumer.changelog-only`, below the smallest consumer `nextSnapshot`) it stops at the first
+/// snapshot younger than `snapshot.time-retained` at the clock. The fence holds back the
+/// snapshots between where expiration would stop without consumers and where it stops with them.
+pub fn expiration_fence(
+    t: &Timeline,
+    consumers: &[ConsumerReport],
+    now_millis: i64,
+) -> Option<ExpirationFence> {
     let (id, next) = consumers
         .iter()
         .filter_map(|c| c.next_snapshot.map(|n| (c.id.as_str(), n)))
         .min_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(b.0)))?;
     let latest = t.latest()?;
+    let earliest = t.earliest()?;
     let fences = !t.options.consumer_changelog_only;
-    // Without the fence, retention would keep the newest `num-retained.min` snapshots.
-    let kept_by_min = latest
-        .saturating_sub(t.options.snapshot_retained_min)
-        .saturating_add(1);
-    let held = if fences {
-        kept_by_min
-            .saturating_sub(next.max(t.earliest().unwrap_or(next)))
-            .max(0)
-    } else {
-        0
+    let o = &t.options;
+    let stop = |fence: Option<i64>| -> i64 {
+        let min = latest
+            .saturating_sub(o.snapshot_retained_max)
+            .saturating_add(1)
+            .max(earliest);
+        let mut max_exclusive = latest
+            .saturating_sub(o.snapshot_retained_min)
+            .saturating_add(1);
+        if let Some(f) = fence {
+            max_exclusive = max_exclusive.min(f);
+        }
+        let cutoff = now_millis.saturating_sub(o.snapshot_time_retained_millis);
+        if min >= max_exclusive {
+            return max_exclusive.max(earliest);
+        }
+        t.snapshots
+            .range(min..max_exclusive)
+            .find(|(_, s)| s.snapshot.time_millis >= cutoff)
+            .map_or(max_exclusive.max(earliest), |(id, _)| *id)
     };
-    let time_held = match (t.snapshot(next), t.snapshot(latest)) {
-        (Some(a), Some(b)) if fences => Some(b.time_millis.saturating_sub(a.time_millis)),
-        _ => None,
+    let (held, time_held) = if fences {
+        let without = stop(None);
+        let with = stop(Some(next));
+        let held = without.saturating_sub(with).max(0);
+        let time = match (t.snapshot(with.max(earliest)), t.snapshot(without)) {
+            (Some(a), Some(b)) if held > 0 => Some(b.time_millis.saturating_sub(a.time_millis)),
+            _ => None,
+        };
+        (held, time)
+    } else {
+        (0, None)
     };
     Some(ExpirationFence {
         consumer: id.to_string(),
@@ -285,4 +313,124 @@ pub fn expiration_fence(t: &Timeline, consumers: &[ConsumerReport]) -> Option<Ex
         snapshots_held: held,
         time_held_millis: time_held,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::model::{Clock, ClockSource};
+    use crate::timeline::testkit::timeline;
+
+    const HOUR: i64 = 3_600_000;
+
+    fn clock(now: i64) -> Clock {
+        Clock {
+            now_millis: now,
+            source: ClockSource::Given,
+            zip_time_offset_minutes: None,
+        }
+    }
+
+    fn twenty_hourly_snapshots() -> Vec<(i64, &'static str, &'static str, i64, i64)> {
+        (1..=20).map(|i| (i, "APPEND", "w", i, i * HOUR)).collect()
+    }
+
+    #[test]
+    fn verdicts_cover_expired_ahead_caught_up_and_safe() {
+        let snaps: Vec<_> = (5..=9).map(|i| (i, "APPEND", "w", i, i * HOUR)).collect();
+        let t = timeline(
+            &[],
+            &snaps,
+            &[
+                ("old", 2),
+                ("ahead", 12),
+                ("done", 10),
+                ("mid", 7),
+                ("edge", 5),
+            ],
+        );
+        let (reports, findings) = judge(&t, &clock(10 * HOUR), &[]);
+        let v = |id: &str| reports.iter().find(|r| r.id == id).unwrap().verdict;
+        assert_eq!(v("old"), ConsumerVerdict::Expired);
+        assert_eq!(v("ahead"), ConsumerVerdict::Ahead);
+        assert_eq!(v("done"), ConsumerVerdict::CaughtUp);
+        assert_eq!(v("mid"), ConsumerVerdict::Safe);
+        assert_eq!(v("edge"), ConsumerVerdict::Safe);
+        assert_eq!(findings.len(), 2, "{findings:#?}");
+    }
+
+    #[test]
+    fn staleness_uses_the_expiration_time_and_the_clock() {
+        let snaps: Vec<_> = (1..=3).map(|i| (i, "APPEND", "w", i, i * HOUR)).collect();
+        // The test kit writes consumer files with modification time 0.
+        let t = timeline(&[("consumer.expiration-time", "1 h")], &snaps, &[("c", 2)]);
+        let (r, f) = judge(&t, &clock(30 * 60_000), &[]);
+        assert_eq!(r[0].verdict, ConsumerVerdict::Safe, "{f:#?}");
+        let (r, f) = judge(&t, &clock(2 * HOUR), &[]);
+        assert_eq!(r[0].verdict, ConsumerVerdict::Stale);
+        assert!(f.iter().any(|x| x.code == Code::ConsumerStale));
+        // Without consumer.expiration-time consumers never go stale.
+        let t = timeline(&[], &snaps, &[("c", 2)]);
+        let (r, _) = judge(&t, &clock(100 * HOUR), &[]);
+        assert_eq!(r[0].verdict, ConsumerVerdict::Safe);
+    }
+
+    #[test]
+    fn lost_changelog_before_and_after_the_position() {
+        let snaps: Vec<_> = (1..=6).map(|i| (i, "APPEND", "w", i, i * HOUR)).collect();
+        let t = timeline(&[], &snaps, &[("past", 5), ("before", 3), ("at", 4)]);
+        let lost = [LostChangelog {
+            snapshot: 4,
+            commit_user: "w".into(),
+            commit_identifier: 4,
+            files: vec![],
+        }];
+        let (r, _) = judge(&t, &clock(7 * HOUR), &lost);
+        let v = |id: &str| r.iter().find(|x| x.id == id).unwrap().verdict;
+        assert_eq!(v("past"), ConsumerVerdict::PastLostChangelog);
+        assert_eq!(v("before"), ConsumerVerdict::Safe);
+        assert_eq!(v("at"), ConsumerVerdict::Safe);
+    }
+
+    #[test]
+    fn the_slowest_consumer_holds_back_what_expiration_would_delete() {
+        // 20 snapshots an hour apart, clock at hour 30, min retained 10, time retained 1 h:
+        // without consumers expiration stops at 11; a consumer at 3 holds back 3..10.
+        let t = timeline(
+            &[],
+            &twenty_hourly_snapshots(),
+            &[("slow", 3), ("fast", 15)],
+        );
+        let (reports, _) = judge(&t, &clock(30 * HOUR), &[]);
+        let fence = expiration_fence(&t, &reports, 30 * HOUR).unwrap();
+        assert_eq!(fence.consumer, "slow");
+        assert_eq!(fence.snapshots_held, 8);
+        assert_eq!(fence.time_held_millis, Some(8 * HOUR));
+        // With consumer.changelog-only consumers do not fence snapshots.
+        let t = timeline(
+            &[("consumer.changelog-only", "true")],
+            &twenty_hourly_snapshots(),
+            &[("slow", 3)],
+        );
+        let (reports, _) = judge(&t, &clock(30 * HOUR), &[]);
+        let fence = expiration_fence(&t, &reports, 30 * HOUR).unwrap();
+        assert!(!fence.fences_snapshots);
+        assert_eq!(fence.snapshots_held, 0);
+        // Recent snapshots are kept by time anyway: nothing is held back.
+        let t = timeline(&[], &twenty_hourly_snapshots(), &[("slow", 3)]);
+        let (reports, _) = judge(&t, &clock(0), &[]);
+        assert_eq!(expiration_fence(&t, &reports, 0).unwrap().snapshots_held, 0);
+    }
+
+    #[test]
+    fn absurd_positions_do_not_overflow() {
+        let t = timeline(
+            &[("snapshot.num-retained.min", "-9223372036854775808")],
+            &[(9_223_372_036_854_775_807, "APPEND", "w", 1, i64::MAX)],
+            &[("max", i64::MAX), ("min", i64::MIN)],
+        );
+        let (reports, _) = judge(&t, &clock(i64::MIN), &[]);
+        assert_eq!(reports.len(), 2);
+        let _ = expiration_fence(&t, &reports, i64::MAX);
+    }
 }

@@ -198,7 +198,7 @@ fn table_report(
     findings.extend(options::risky_options(t));
     let (consumer_reports, consumer_findings) = consumers::judge(t, clock, &changelog.lost);
     findings.extend(consumer_findings);
-    let expiration_fence = consumers::expiration_fence(t, &consumer_reports);
+    let expiration_fence = consumers::expiration_fence(t, &consumer_reports, clock.now_millis);
 
     let snapshots = t
         .snapshots

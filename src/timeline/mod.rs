@@ -427,3 +427,66 @@ fn children<'a>(artifact: &'a Artifact, dir: &str) -> Vec<&'a FileEntry> {
         .filter(|f| split_parent(&f.path).0 == dir)
         .collect()
 }
+
+/// Builds small in-memory tables for unit tests of the checks.
+#[cfg(test)]
+pub(crate) mod testkit {
+    use std::rc::Rc;
+
+    use super::Timeline;
+    use crate::limits::Limits;
+    use crate::source::{Artifact, HostFile, Input};
+    use crate::warehouse::discover;
+
+    /// A table `db.db/t` with the given options, snapshots (id, kind, user, identifier,
+    /// time ms) and consumers (id, nextSnapshot).
+    pub fn timeline(
+        options: &[(&str, &str)],
+        snapshots: &[(i64, &str, &str, i64, i64)],
+        consumers: &[(&str, i64)],
+    ) -> Timeline {
+        let mut files = Vec::new();
+        let mut add = |path: String, body: String| {
+            files.push(HostFile {
+                path,
+                modified_millis: Some(0),
+                data: Rc::new(body.into_bytes()),
+            })
+        };
+        let opts: Vec<String> = options
+            .iter()
+            .map(|(k, v)| format!("{k:?}: {v:?}"))
+            .collect();
+        add(
+            "db.db/t/schema/schema-0".into(),
+            format!(
+                r#"{{"version": 3, "id": 0, "fields": [{{"id": 0, "name": "k", "type": "INT NOT NULL"}}], "partitionKeys": [], "primaryKeys": ["k"], "options": {{{}}}}}"#,
+                opts.join(", ")
+            ),
+        );
+        for (id, kind, user, ident, time) in snapshots {
+            add(
+                format!("db.db/t/snapshot/snapshot-{id}"),
+                format!(
+                    r#"{{"version": 3, "id": {id}, "schemaId": 0, "baseManifestList": "b-{id}", "deltaManifestList": "d-{id}", "commitUser": "{user}", "commitIdentifier": {ident}, "commitKind": "{kind}", "timeMillis": {time}, "deltaRecordCount": 1}}"#
+                ),
+            );
+        }
+        for (id, next) in consumers {
+            add(
+                format!("db.db/t/consumer/consumer-{id}"),
+                format!(r#"{{"nextSnapshot": {next}}}"#),
+            );
+        }
+        let artifact = Artifact::open(
+            vec![Input::Folder {
+                name: "t".into(),
+                files,
+            }],
+            &Limits::default(),
+        )
+        .unwrap();
+        let location = discover(&artifact).tables.remove(0);
+        Timeline::load(&artifact, &location)
+    }
+}
