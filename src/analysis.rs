@@ -24,6 +24,10 @@ pub struct AnalysisOptions {
     pub now_millis: Option<i64>,
     /// Resource limits.
     pub limits: Limits,
+    /// The user's pairings of Spark checkpoints with tables and consumers
+    /// (`--spark-checkpoint <dir>=<table path>[#<consumer id>]`); checkpoints not named here
+    /// are paired only where the artifact makes it unambiguous (see [`checks::spark`]).
+    pub spark_pairings: Vec<crate::spark::SparkPairing>,
 }
 
 /// A phase of the analysis, for progress reports.
@@ -168,6 +172,13 @@ pub fn run(
     for problem in artifact.problems() {
         findings.push(checks::integrity::unreadable_artifact_part(problem));
     }
+    checks::spark::apply(
+        artifact,
+        &timelines,
+        &mut tables,
+        &mut findings,
+        &options.spark_pairings,
+    );
     if discovery.tables.is_empty() {
         let mut f = Finding::new(
             Code::NoTable,

@@ -23,6 +23,7 @@ pub mod limits;
 pub mod paimon;
 pub mod report;
 pub mod source;
+pub mod spark;
 pub mod timeline;
 pub mod warehouse;
 

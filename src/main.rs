@@ -70,6 +70,14 @@ struct CheckArgs {
     #[arg(long = "limit", value_name = "NAME=VALUE")]
     limits: Vec<String>,
 
+    /// Pair a Spark streaming checkpoint with the table it reads and, optionally, the consumer it
+    /// uses: `<checkpoint dir>=<table path>[#<consumer id>]`, paths as the report shows them (a
+    /// branch as `<table path>/branch/branch-<name>`). Repeatable. A checkpoint records neither,
+    /// so without this flag a checkpoint is paired only where the artifact leaves no choice: a
+    /// consumer named like the checkpoint directory, or the only table and its only consumer.
+    #[arg(long = "spark-checkpoint", value_name = "DIR=TABLE[#CONSUMER]")]
+    spark_checkpoints: Vec<prv::spark::SparkPairing>,
+
     /// Do not show a progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -137,9 +145,17 @@ fn run(args: &CheckArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let problems = prv::checks::spark::pairing_problems(&artifact, &args.spark_checkpoints);
+    if !problems.is_empty() {
+        for p in problems {
+            eprintln!("paimon-recovery-validator: {p}");
+        }
+        return ExitCode::from(2);
+    }
     let options = AnalysisOptions {
         now_millis: args.now,
         limits,
+        spark_pairings: args.spark_checkpoints.clone(),
     };
     let show_progress = !args.quiet && std::io::stderr().is_terminal();
     let bar = show_progress.then(|| {

@@ -8,6 +8,8 @@
 //! * [`integrity`] — is the snapshot history complete (`snapshot-gap`, `hint-mismatch`,
 //!   `snapshot-temp-file`, `unreadable-file`)?
 //! * [`options`] — is the table configured so recovery can lose data (`risky-options`)?
+//! * [`spark`] — can a Spark streaming query recover from its checkpoint (`spark-*`,
+//!   `consumer-*-of-checkpoint`)? Run by the analysis after the table reports are built.
 //! * [`clock`] — what time is it for this artifact?
 //!
 //! [`root_reports`] runs them over the timelines of one table root (its main branch and its
@@ -19,6 +21,7 @@ pub mod consumers;
 pub mod files;
 pub mod integrity;
 pub mod options;
+pub mod spark;
 
 use std::collections::HashSet;
 
@@ -305,6 +308,7 @@ fn table_report(
         tags,
         long_lived_changelogs,
         expiration_fence,
+        spark_checkpoints: Vec::new(),
         findings,
     }
 }

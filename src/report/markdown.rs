@@ -157,6 +157,7 @@ fn table_section(out: &mut String, t: &TableReport, rows_per_list: usize) {
                     .chain(f.related_snapshots.iter().copied())
             })
             .chain(t.consumers.iter().filter_map(|c| c.next_snapshot))
+            .chain(t.spark_checkpoints.iter().filter_map(|c| c.resume_snapshot))
             .collect();
         let show = |id: i64| {
             t.snapshots.len() <= FULL_TIMELINE
@@ -223,6 +224,46 @@ fn table_section(out: &mut String, t: &TableReport, rows_per_list: usize) {
                 cell(&c.id),
                 opt(c.next_snapshot),
                 c.verdict.as_str()
+            );
+        }
+        out.push('\n');
+    }
+    if !t.spark_checkpoints.is_empty() {
+        out.push_str(
+            "| Spark checkpoint | Committed batch | Offset | Resumes at | Consumer | Verdict |\n\
+             |---|---:|---|---:|---|---|\n",
+        );
+        for (i, cp) in t.spark_checkpoints.iter().enumerate() {
+            if i >= rows_per_list {
+                let _ = writeln!(
+                    out,
+                    "| … {} more | | | | | |",
+                    t.spark_checkpoints.len() - i
+                );
+                break;
+            }
+            let planned = match (cp.last_planned_batch, cp.last_committed_batch) {
+                (Some(p), Some(c)) if p > c => format!(" (planned {p})"),
+                (Some(p), None) => format!(" (planned {p})"),
+                _ => String::new(),
+            };
+            let consumer = match (&cp.consumer, cp.consumer_next_snapshot) {
+                (Some(c), Some(n)) => format!("{} = {n}", code_span(c)),
+                (Some(c), None) => format!("{} absent", code_span(c)),
+                (None, _) => "–".to_string(),
+            };
+            let expected = cp
+                .expected_consumer
+                .map(|r| format!(" (may be {}..{})", r.first, r.last))
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "| {} | {}{planned} | {} | {} | {consumer}{expected} | `{}` |",
+                code_span(&cp.path),
+                opt(cp.last_committed_batch),
+                cp.offset.map_or("–".to_string(), |o| o.describe()),
+                opt(cp.resume_snapshot),
+                cp.verdict.as_str()
             );
         }
         out.push('\n');

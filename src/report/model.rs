@@ -205,6 +205,9 @@ pub struct TableReport {
     pub long_lived_changelogs: Option<IdRange>,
     /// What pins snapshot expiration, if anything.
     pub expiration_fence: Option<ExpirationFence>,
+    /// Spark Structured Streaming checkpoints paired with this table (absent when none).
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub spark_checkpoints: Vec<SparkCheckpointReport>,
     /// The findings about this table, ordered by severity (errors first), code, snapshot.
     pub findings: Vec<Finding>,
 }
@@ -409,6 +412,146 @@ pub struct ExpirationFence {
     pub time_held_millis: Option<i64>,
 }
 
+/// A Paimon Spark source offset (`paimon-format.md` §7.1), as a checkpoint recorded it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SparkOffset {
+    /// The snapshot of the batch's last split.
+    pub snapshot_id: i64,
+    /// That split's 0-based index in the snapshot's split list (`-1`: before the first).
+    pub index: i64,
+    /// Whether the snapshot is read by a full snapshot scan (initial `latest-full`).
+    pub scan_snapshot: bool,
+    /// The snapshot's number of splits (Paimon master with a consumer-id; absent in older
+    /// offsets).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub total_splits: Option<i64>,
+}
+
+impl SparkOffset {
+    /// `snapshot 3, split 2/4 (full scan)`.
+    pub fn describe(&self) -> String {
+        let split = match self.total_splits {
+            Some(t) => format!("split {}/{t}", self.index.saturating_add(1)),
+            None if self.index < 0 => "before its first split".to_string(),
+            None => format!("split {}", self.index.saturating_add(1)),
+        };
+        format!(
+            "snapshot {}, {split}{}",
+            self.snapshot_id,
+            if self.scan_snapshot {
+                " (full scan)"
+            } else {
+                ""
+            }
+        )
+    }
+}
+
+/// How a Spark checkpoint was paired with its table and consumer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SparkPairingKind {
+    /// Given by the user (`--spark-checkpoint`, or chosen on the page).
+    User,
+    /// The checkpoint directory is named like exactly one consumer in the artifact.
+    ConsumerName,
+    /// The artifact's only table has exactly one consumer.
+    OnlyConsumer,
+    /// The artifact's only table has no consumer.
+    NoConsumer,
+    /// The artifact's only table has several consumers and none is named like the directory:
+    /// the table is known, the consumer is not (consumer checks are skipped).
+    ConsumerUnknown,
+}
+
+impl SparkPairingKind {
+    /// The contract's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SparkPairingKind::User => "user",
+            SparkPairingKind::ConsumerName => "consumer-name",
+            SparkPairingKind::OnlyConsumer => "only-consumer",
+            SparkPairingKind::NoConsumer => "no-consumer",
+            SparkPairingKind::ConsumerUnknown => "consumer-unknown",
+        }
+    }
+}
+
+/// The verdict on one Spark checkpoint, most severe first in [`SparkCheckpointReport::verdicts`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SparkCheckpointVerdict {
+    /// The query can recover from its checkpoint.
+    Safe,
+    /// The offsets carry no completion metadata: the consumer is left unchanged.
+    Legacy,
+    /// Another checkpoint uses the same consumer.
+    Shared,
+    /// The consumer is behind the committed progress beyond the normal one-batch lag.
+    ConsumerBehind,
+    /// An initial full scan is in progress and no consumer fences its snapshot.
+    InitialScanUnfenced,
+    /// A planned batch was never committed.
+    Uncommitted,
+    /// The consumer is ahead of the committed progress.
+    ConsumerAhead,
+    /// The committed offset points below the earliest readable snapshot or changelog.
+    Expired,
+}
+
+impl SparkCheckpointVerdict {
+    /// The contract's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SparkCheckpointVerdict::Safe => "safe",
+            SparkCheckpointVerdict::Legacy => "legacy",
+            SparkCheckpointVerdict::Shared => "shared",
+            SparkCheckpointVerdict::ConsumerBehind => "consumer-behind",
+            SparkCheckpointVerdict::InitialScanUnfenced => "initial-scan-unfenced",
+            SparkCheckpointVerdict::Uncommitted => "uncommitted",
+            SparkCheckpointVerdict::ConsumerAhead => "consumer-ahead",
+            SparkCheckpointVerdict::Expired => "expired",
+        }
+    }
+}
+
+/// One Spark checkpoint paired with a table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SparkCheckpointReport {
+    /// The checkpoint directory's artifact path.
+    pub path: String,
+    /// The query id (`metadata`), if readable.
+    pub query_id: Option<String>,
+    /// The latest batch with an `offsets/N` file.
+    pub last_planned_batch: Option<i64>,
+    /// The latest batch with a `commits/N` file.
+    pub last_committed_batch: Option<i64>,
+    /// The Paimon offset the last committed batch ends at.
+    pub offset: Option<SparkOffset>,
+    /// When Spark planned the last committed batch (`batchTimestampMs`), epoch ms.
+    pub committed_time_millis: Option<i64>,
+    /// The Paimon offset of the last planned batch, when it was never committed.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub planned_offset: Option<SparkOffset>,
+    /// The first snapshot a restart from this checkpoint reads.
+    pub resume_snapshot: Option<i64>,
+    /// The consumer the query uses, if known.
+    pub consumer: Option<String>,
+    /// That consumer's `nextSnapshot`, if its file exists and is readable.
+    pub consumer_next_snapshot: Option<i64>,
+    /// The `nextSnapshot` values the consumer may hold without a finding (Spark runs a batch's
+    /// source commit callback when it plans the next batch, so one batch of lag is normal).
+    pub expected_consumer: Option<IdRange>,
+    /// How the pairing was made.
+    pub pairing: SparkPairingKind,
+    /// The most severe verdict that applies.
+    pub verdict: SparkCheckpointVerdict,
+    /// Every verdict that applies, most severe first.
+    pub verdicts: Vec<SparkCheckpointVerdict>,
+}
+
 /// A stable finding code. Codes are never renamed; new ones may be added.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -437,6 +580,7 @@ pub enum Code {
     SparkOffsetLegacy,
     SparkInitialScanUnfenced,
     SparkConsumerShared,
+    SparkCheckpointUnpaired,
     CheckpointAheadOfCommit,
     RowsOnlyInOrphanFiles,
 }
@@ -468,6 +612,7 @@ impl Code {
         Code::SparkOffsetLegacy,
         Code::SparkInitialScanUnfenced,
         Code::SparkConsumerShared,
+        Code::SparkCheckpointUnpaired,
         Code::CheckpointAheadOfCommit,
         Code::RowsOnlyInOrphanFiles,
     ];
@@ -499,6 +644,7 @@ impl Code {
             Code::SparkOffsetLegacy => "spark-offset-legacy",
             Code::SparkInitialScanUnfenced => "spark-initial-scan-unfenced",
             Code::SparkConsumerShared => "spark-consumer-shared",
+            Code::SparkCheckpointUnpaired => "spark-checkpoint-unpaired",
             Code::CheckpointAheadOfCommit => "checkpoint-ahead-of-commit",
             Code::RowsOnlyInOrphanFiles => "rows-only-in-orphan-files",
         }
@@ -531,6 +677,7 @@ impl Code {
             Code::SparkOffsetLegacy => "Spark offset without completion metadata",
             Code::SparkInitialScanUnfenced => "Initial full scan without consumer fence",
             Code::SparkConsumerShared => "Consumer shared by several queries",
+            Code::SparkCheckpointUnpaired => "Spark checkpoint not paired",
             Code::CheckpointAheadOfCommit => "Checkpoint ahead of commit",
             Code::RowsOnlyInOrphanFiles => "Rows only in unreferenced files",
         }

@@ -104,6 +104,29 @@ fn table(out: &mut String, t: &TableReport) {
             c.verdict.as_str()
         );
     }
+    for cp in &t.spark_checkpoints {
+        let _ = writeln!(
+            out,
+            "   spark {}  committed batch {}{}  {}  resumes at {}  consumer {}  {}",
+            cp.path,
+            cp.last_committed_batch
+                .map_or("-".into(), |b| b.to_string()),
+            match (cp.last_planned_batch, cp.last_committed_batch) {
+                (Some(p), Some(c)) if p > c => format!(" (planned {p})"),
+                (Some(p), None) => format!(" (planned {p})"),
+                _ => String::new(),
+            },
+            cp.offset
+                .map_or("no committed offset".into(), |o| o.describe()),
+            cp.resume_snapshot.map_or("-".into(), |r| r.to_string()),
+            match (&cp.consumer, cp.consumer_next_snapshot) {
+                (Some(c), Some(n)) => format!("{c}={n}"),
+                (Some(c), None) => format!("{c}=absent"),
+                (None, _) => "none".to_string(),
+            },
+            cp.verdict.as_str()
+        );
+    }
     if let Some(fence) = t
         .expiration_fence
         .as_ref()
