@@ -604,7 +604,7 @@ fn uncommitted(
             "Restart the query from this checkpoint: Spark replays {batches} with the same offsets. \
              Make sure the sink tolerates the replay (a foreachBatch writer must be idempotent per \
              batch id; a sink that committed part of the batch before the crash writes it again) \
-             and that {needed} stay readable until the replay has run."
+             and that the table keeps {needed} until the replay has run."
         ),
     )
     .files(
@@ -707,7 +707,7 @@ fn judge(
                          latest-full), or replay them from the source system. Then keep snapshots \
                          longer than the longest stop of the query (snapshot.time-retained, \
                          snapshot.num-retained.min, or a consumer-id with consumer.expiration-time).",
-                        snapshots(o.snapshot_id.min(resume), e.saturating_sub(1))
+                        snapshots(resume, e.saturating_sub(1))
                     ),
                 ))
                 .snapshot(resume)
@@ -937,13 +937,17 @@ fn judge(
                 };
                 let retain_min = t.options.snapshot_retained_min;
                 let latest = t.latest().unwrap_or(s);
-                let left = s.saturating_add(retain_min).saturating_sub(latest);
+                // The newest `retain_min` snapshots are kept: s is among them while latest < s + retain_min.
+                let left = s
+                    .saturating_add(retain_min)
+                    .saturating_sub(1)
+                    .saturating_sub(latest);
                 let mut f = with_ids(Finding::new(
                     Code::SparkInitialScanUnfenced,
                     Severity::Warning,
                     format!(
                         "Spark checkpoint {} is in the middle of an initial full scan of snapshot {s} \
-                         ({progress} planned by batch {b}) and no consumer fences snapshot {s}: if \
+                         ({progress} read up to batch {b}) and no consumer fences snapshot {s}: if \
                          retention expires it before the scan completes, a restart from this \
                          checkpoint fails (Paimon does not switch a logged batch from a full to an \
                          incremental scan) and one without it starts the full scan again.",

@@ -434,7 +434,7 @@ impl SparkOffset {
         let split = match self.total_splits {
             Some(t) => format!("split {}/{t}", self.index.saturating_add(1)),
             None if self.index < 0 => "before its first split".to_string(),
-            None => format!("split {}", self.index.saturating_add(1)),
+            None => format!("split {}/?", self.index.saturating_add(1)),
         };
         format!(
             "snapshot {}, {split}{}",

@@ -112,7 +112,7 @@ impl PaimonOffset {
         let split = match self.total_splits {
             Some(t) => format!("split {}/{t}", self.index.saturating_add(1)),
             None if self.index < 0 => "before its first split".to_string(),
-            None => format!("split {} (total unknown)", self.index.saturating_add(1)),
+            None => format!("split {}/?", self.index.saturating_add(1)),
         };
         format!(
             "snapshot {}, {split}{}",

@@ -32,7 +32,7 @@ pub fn report(path: &Path) -> Report {
 /// All fixture zips: the shared warehouses, the Ray reproductions and the scenarios.
 pub fn all_fixture_zips() -> Vec<PathBuf> {
     let mut out = Vec::new();
-    for dir in ["warehouses", "ray"] {
+    for dir in ["warehouses", "ray", "spark"] {
         let d = fixture(dir);
         let Ok(rd) = std::fs::read_dir(&d) else {
             continue;
