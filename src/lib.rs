@@ -21,6 +21,7 @@ pub mod detail;
 pub mod error;
 pub mod limits;
 pub mod paimon;
+pub mod parquet;
 pub mod report;
 pub mod source;
 pub mod spark;
