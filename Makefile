@@ -4,6 +4,7 @@
 #   make dist    build the static site into dist/ (relative URLs: works from any sub-path)
 #   make test    everything: fmt, clippy, native tests, wasm builds, wasm tests in headless
 #                Chromium, Playwright tests of dist/ served from a sub-path
+#   make fuzz    run every cargo-fuzz target for FUZZ_SECONDS each (default 60; not in make test)
 #   make clean   remove build outputs
 #
 # Every target first runs scripts/setup.sh, which installs whatever is missing (wasm toolchain,
@@ -21,7 +22,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8080
 
 .PHONY: help setup dist serve test fmt-check lint test-native wasm-build test-wasm test-e2e \
-        wasm-size clean
+        wasm-size clean fuzz
 
 help:
 	@sed -n '3,8p' Makefile | sed 's/^# \{0,1\}//'
@@ -50,13 +51,15 @@ test-native: setup
 	@echo "== cargo test --workspace (core, CLI, web logic)"
 	@cargo test --workspace
 
+# The wasm builds use the release profile, like `make dist`: the standard library (when built
+# from source) and every dependency are compiled once for all three.
 wasm-build: setup
 	@echo "== wasm build of the core (no default features)"
-	@$(WASM) cargo build --target $(WASM_TARGET) -p $(CORE) --no-default-features --lib
+	@$(WASM) cargo build --release --target $(WASM_TARGET) -p $(CORE) --no-default-features --lib
 
 test-wasm: wasm-build
 	@echo "== wasm-bindgen tests of the web crate in headless Chromium"
-	@$(WASM) cargo test --target $(WASM_TARGET) -p $(WEB) --test '*'
+	@$(WASM) cargo test --release --target $(WASM_TARGET) -p $(WEB) --test '*'
 
 test-e2e: dist
 	@echo "== Playwright: dist/ served under a sub-path"
@@ -67,6 +70,9 @@ test: fmt-check lint test-native test-wasm test-e2e
 
 wasm-size:
 	@scripts/wasm-size.sh
+
+fuzz:
+	@scripts/fuzz.sh
 
 clean:
 	cargo clean

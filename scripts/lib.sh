@@ -38,8 +38,12 @@ prv_debian_has_wasm() {
     [ -d "$(/usr/bin/rustc --print sysroot 2>/dev/null)/lib/rustlib/src/rust/library/std" ]
 }
 
-# Prints rustup, debian or none.
+# Prints rustup, debian or none. PRV_WASM_FLAVOUR=rustup|debian forces one (when it is there).
 prv_wasm_flavour() {
+  case "${PRV_WASM_FLAVOUR:-}" in
+    rustup) prv_rustup_has_wasm && echo rustup || echo none; return ;;
+    debian) prv_debian_has_wasm && echo debian || echo none; return ;;
+  esac
   if prv_rustup_has_wasm; then
     echo rustup
   elif prv_debian_has_wasm; then

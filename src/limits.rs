@@ -11,51 +11,96 @@
 
 use crate::error::{Error, Result};
 
-/// The limits of one analysis run.
+/// Default of `max-entries`: one million entries in one zip or folder.
+pub const DEFAULT_MAX_ENTRIES: u64 = 1_000_000;
+/// Default of `max-total-entries`: two million entries over the whole artifact.
+pub const DEFAULT_MAX_TOTAL_ENTRIES: u64 = 2_000_000;
+/// Default of `max-nesting`: zips nested 4 deep (a CI artifact of an uploaded zip is depth 1).
+pub const DEFAULT_MAX_NESTING: u32 = 4;
+/// Default of `max-entry-bytes`: 256 MiB from one entry.
+pub const DEFAULT_MAX_ENTRY_BYTES: u64 = 256 << 20;
+/// Default of `max-nested-zip-bytes`: 1 GiB for all compressed nested zips together.
+pub const DEFAULT_MAX_NESTED_ZIP_BYTES: u64 = 1 << 30;
+/// Default of `max-total-bytes`: 4 GiB inflated over the whole run.
+pub const DEFAULT_MAX_TOTAL_BYTES: u64 = 4 << 30;
+/// Default of `max-ratio`: an entry may inflate to 1,000 times its compressed size.
+pub const DEFAULT_MAX_RATIO: u64 = 1_000;
+/// Default of `max-json-bytes`: 16 MiB for one JSON document.
+pub const DEFAULT_MAX_JSON_BYTES: u64 = 16 << 20;
+/// Default of `max-avro-blocks`: one million blocks in one Avro file.
+pub const DEFAULT_MAX_AVRO_BLOCKS: u64 = 1_000_000;
+/// Default of `max-avro-block-bytes`: 64 MiB for one decompressed Avro block.
+pub const DEFAULT_MAX_AVRO_BLOCK_BYTES: u64 = 64 << 20;
+/// Default of `max-avro-records`: ten million records in one Avro file.
+pub const DEFAULT_MAX_AVRO_RECORDS: u64 = 10_000_000;
+/// Default of `max-name-bytes`: 4,096 bytes for one path inside the artifact.
+pub const DEFAULT_MAX_NAME_BYTES: u64 = 4_096;
+
+/// The limits of one analysis run. What going past each one does:
+///
+/// * `max-entries`, `max-total-entries`, `max-nesting`: the artifact as a whole cannot be
+///   listed; the run ends with exit status 2 and the limit named.
+/// * every other limit: the file concerned becomes an `unreadable-file` (or
+///   `dangling-reference`, `consumer-unreadable`) finding whose message names the limit, and the
+///   rest of the artifact is analysed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
-    /// `max-entries`: entries in one zip's central directory, and files in one folder input.
+    /// `max-entries` (default [`DEFAULT_MAX_ENTRIES`]): entries in one zip's central directory,
+    /// and files in one folder input.
     pub max_entries: u64,
-    /// `max-total-entries`: entries over the whole artifact, nested zips included.
+    /// `max-total-entries` (default [`DEFAULT_MAX_TOTAL_ENTRIES`]): entries over the whole
+    /// artifact, nested zips included.
     pub max_total_entries: u64,
-    /// `max-nesting`: depth of zips inside zips (the outer zip is depth 0).
+    /// `max-nesting` (default [`DEFAULT_MAX_NESTING`]): depth of zips inside zips (the outer zip
+    /// is depth 0).
     pub max_nesting: u32,
-    /// `max-entry-bytes`: bytes inflated from one entry (a metadata file) before giving up.
+    /// `max-entry-bytes` (default [`DEFAULT_MAX_ENTRY_BYTES`]): bytes inflated from one entry (a
+    /// metadata file, a ranged read of a data file) before giving up.
     pub max_entry_bytes: u64,
-    /// `max-nested-zip-bytes`: bytes a compressed nested zip may inflate to (it is held in
-    /// memory; a stored nested zip is read in place and not limited by this).
+    /// `max-nested-zip-bytes` (default [`DEFAULT_MAX_NESTED_ZIP_BYTES`]): bytes the compressed
+    /// nested zips of the artifact may inflate to, all together (they are held in memory; stored
+    /// nested zips are read in place and not limited by this).
     pub max_nested_zip_bytes: u64,
-    /// `max-total-bytes`: bytes inflated over the whole run.
+    /// `max-total-bytes` (default [`DEFAULT_MAX_TOTAL_BYTES`]): bytes inflated over the whole
+    /// run.
     pub max_total_bytes: u64,
-    /// `max-ratio`: inflated/compressed ratio of one entry before it is treated as a bomb.
+    /// `max-ratio` (default [`DEFAULT_MAX_RATIO`]): inflated/compressed ratio of one entry
+    /// before it is treated as a bomb. Entries of at most 1 MiB are not held to it (small files
+    /// of repeated bytes compress far better than 1,000:1 and are harmless).
     pub max_ratio: u64,
-    /// `max-json-bytes`: size of one JSON document (snapshot, schema, consumer, tag, hint).
+    /// `max-json-bytes` (default [`DEFAULT_MAX_JSON_BYTES`]): size of one JSON document
+    /// (snapshot, schema, consumer, tag, hint, Spark checkpoint file). JSON nesting depth is
+    /// bounded separately by the parser (128 levels).
     pub max_json_bytes: u64,
-    /// `max-avro-blocks`: blocks in one Avro container file.
+    /// `max-avro-blocks` (default [`DEFAULT_MAX_AVRO_BLOCKS`]): blocks in one Avro container
+    /// file.
     pub max_avro_blocks: u64,
-    /// `max-avro-block-bytes`: bytes of one Avro block after decompression.
+    /// `max-avro-block-bytes` (default [`DEFAULT_MAX_AVRO_BLOCK_BYTES`]): bytes of one Avro
+    /// block after decompression.
     pub max_avro_block_bytes: u64,
-    /// `max-avro-records`: records in one Avro container file.
+    /// `max-avro-records` (default [`DEFAULT_MAX_AVRO_RECORDS`]): records in one Avro container
+    /// file.
     pub max_avro_records: u64,
-    /// `max-name-bytes`: length of one path inside the artifact.
+    /// `max-name-bytes` (default [`DEFAULT_MAX_NAME_BYTES`]): length of one path inside the
+    /// artifact.
     pub max_name_bytes: u64,
 }
 
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            max_entries: 1_000_000,
-            max_total_entries: 2_000_000,
-            max_nesting: 4,
-            max_entry_bytes: 256 << 20,
-            max_nested_zip_bytes: 1 << 30,
-            max_total_bytes: 4 << 30,
-            max_ratio: 1_000,
-            max_json_bytes: 16 << 20,
-            max_avro_blocks: 1_000_000,
-            max_avro_block_bytes: 64 << 20,
-            max_avro_records: 10_000_000,
-            max_name_bytes: 4_096,
+            max_entries: DEFAULT_MAX_ENTRIES,
+            max_total_entries: DEFAULT_MAX_TOTAL_ENTRIES,
+            max_nesting: DEFAULT_MAX_NESTING,
+            max_entry_bytes: DEFAULT_MAX_ENTRY_BYTES,
+            max_nested_zip_bytes: DEFAULT_MAX_NESTED_ZIP_BYTES,
+            max_total_bytes: DEFAULT_MAX_TOTAL_BYTES,
+            max_ratio: DEFAULT_MAX_RATIO,
+            max_json_bytes: DEFAULT_MAX_JSON_BYTES,
+            max_avro_blocks: DEFAULT_MAX_AVRO_BLOCKS,
+            max_avro_block_bytes: DEFAULT_MAX_AVRO_BLOCK_BYTES,
+            max_avro_records: DEFAULT_MAX_AVRO_RECORDS,
+            max_name_bytes: DEFAULT_MAX_NAME_BYTES,
         }
     }
 }
@@ -68,7 +113,7 @@ pub const LIMIT_NAMES: &[(&str, &str)] = &[
     ("max-entry-bytes", "bytes inflated from one entry"),
     (
         "max-nested-zip-bytes",
-        "bytes a compressed nested zip may inflate to",
+        "bytes compressed nested zips may inflate to, in all",
     ),
     ("max-total-bytes", "bytes inflated over the whole run"),
     ("max-ratio", "inflated/compressed ratio of one entry"),
@@ -114,6 +159,25 @@ impl Limits {
         Ok(())
     }
 
+    /// The value of the limit called `name` (see [`LIMIT_NAMES`]).
+    pub fn get(&self, name: &str) -> Option<u64> {
+        Some(match name {
+            "max-entries" => self.max_entries,
+            "max-total-entries" => self.max_total_entries,
+            "max-nesting" => u64::from(self.max_nesting),
+            "max-entry-bytes" => self.max_entry_bytes,
+            "max-nested-zip-bytes" => self.max_nested_zip_bytes,
+            "max-total-bytes" => self.max_total_bytes,
+            "max-ratio" => self.max_ratio,
+            "max-json-bytes" => self.max_json_bytes,
+            "max-avro-blocks" => self.max_avro_blocks,
+            "max-avro-block-bytes" => self.max_avro_block_bytes,
+            "max-avro-records" => self.max_avro_records,
+            "max-name-bytes" => self.max_name_bytes,
+            _ => return None,
+        })
+    }
+
     /// Parses `NAME=VALUE`, where VALUE may end in `K`, `M` or `G` (binary multiples).
     pub fn set_from_arg(&mut self, arg: &str) -> Result<()> {
         let (name, value) = arg
@@ -123,6 +187,29 @@ impl Limits {
             .ok_or_else(|| Error::format(format!("{name}: {value:?} is not a number")))?;
         self.set(name.trim(), value)
     }
+}
+
+/// The limits with their defaults and meanings, one per line, for `--help`.
+pub fn help_table() -> String {
+    let defaults = Limits::default();
+    LIMIT_NAMES
+        .iter()
+        .map(|(name, what)| {
+            let value = defaults.get(name).map(format_size).unwrap_or_default();
+            format!("  {name:<22} {value:>8}  {what}")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `1024` as `1K`, `16777216` as `16M`: the largest binary suffix that divides exactly.
+pub fn format_size(n: u64) -> String {
+    for (shift, suffix) in [(30, "G"), (20, "M"), (10, "K")] {
+        if n >= 1 << shift && n.is_multiple_of(1 << shift) {
+            return format!("{}{suffix}", n >> shift);
+        }
+    }
+    n.to_string()
 }
 
 /// Parses `123`, `64K`, `16M`, `4G` (binary multiples).
@@ -164,6 +251,23 @@ mod tests {
         assert_eq!(parse_size("x"), None);
         assert_eq!(parse_size(""), None);
         assert_eq!(parse_size("99999999999999999999G"), None);
+    }
+
+    #[test]
+    fn every_named_limit_has_a_value_and_a_help_line() {
+        let help = help_table();
+        for (name, _) in LIMIT_NAMES {
+            let default = Limits::default().get(name);
+            assert!(default.is_some(), "{name}");
+            let mut l = Limits::default();
+            l.set(name, 7).unwrap();
+            assert_eq!(l.get(name), Some(7), "{name}");
+            assert!(help.contains(name), "{name}");
+        }
+        assert!(help.contains("256M"), "{help}");
+        assert_eq!(format_size(4 << 30), "4G");
+        assert_eq!(format_size(1_000_000), "1000000");
+        assert_eq!(parse_size(&format_size(64 << 20)), Some(64 << 20));
     }
 
     #[test]

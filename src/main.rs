@@ -63,11 +63,9 @@ struct CheckArgs {
     #[arg(long, value_name = "RFC3339|EPOCH_MS", value_parser = parse_now)]
     now: Option<i64>,
 
-    /// Raise or lower a resource limit, e.g. `--limit max-entry-bytes=512M`. Limits:
-    /// max-entries, max-total-entries, max-nesting, max-entry-bytes, max-nested-zip-bytes,
-    /// max-total-bytes, max-ratio, max-json-bytes, max-avro-blocks, max-avro-block-bytes,
-    /// max-avro-records, max-name-bytes.
-    #[arg(long = "limit", value_name = "NAME=VALUE")]
+    /// Raise or lower a resource limit, e.g. `--limit max-entry-bytes=512M` (repeatable; the
+    /// limits and their defaults are listed by --help).
+    #[arg(long = "limit", value_name = "NAME=VALUE", long_help = limit_help())]
     limits: Vec<String>,
 
     /// Pair a Spark streaming checkpoint with the table it reads and, optionally, the consumer it
@@ -207,6 +205,18 @@ fn run(args: &CheckArgs) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// `--help` for `--limit`: every limit with its default and meaning.
+fn limit_help() -> String {
+    format!(
+        "Raise or lower a resource limit, e.g. `--limit max-entry-bytes=512M` (VALUE may end in \
+K, M or G; repeatable). Going past max-entries, max-total-entries or max-nesting ends the run \
+with exit status 2 and the limit named; going past any other limit makes the file concerned \
+an unreadable-file finding naming the limit, and the rest is analysed.\n\n\
+Limits (default):\n{}",
+        prv::limits::help_table()
+    )
 }
 
 /// The input could not be read at all: nothing was listed.

@@ -257,6 +257,63 @@ fn a_compressed_nested_zip_is_bounded() {
     assert!(text.contains("inner.zip"), "{text}");
 }
 
+/// `n` central directory records, all pointing at the first entry of `zip` (same local header,
+/// same data), named by replacing the name's first two bytes with a two-digit number.
+fn overlapping_copies(zip: &[u8], n: usize) -> Vec<u8> {
+    let eocd = zip.len() - 22;
+    assert_eq!(zip[eocd..eocd + 4], 0x0605_4b50u32.to_le_bytes());
+    let le32 = |at: usize| u32::from_le_bytes(zip[at..at + 4].try_into().unwrap()) as usize;
+    let (cd_size, cd_offset) = (le32(eocd + 12), le32(eocd + 16));
+    let record = &zip[cd_offset..cd_offset + cd_size];
+    let mut out = zip[..cd_offset].to_vec();
+    for k in 0..n {
+        let mut r = record.to_vec();
+        r[46..48].copy_from_slice(format!("{k:02}").as_bytes());
+        out.extend_from_slice(&r);
+    }
+    let mut end = zip[eocd..].to_vec();
+    end[8..10].copy_from_slice(&(n as u16).to_le_bytes());
+    end[10..12].copy_from_slice(&(n as u16).to_le_bytes());
+    end[12..16].copy_from_slice(&((record.len() * n) as u32).to_le_bytes());
+    out.extend_from_slice(&end);
+    out
+}
+
+#[test]
+fn overlapping_entries_cannot_multiply_a_nested_zip_in_memory() {
+    let s = Scratch::new("overlap-nested");
+    // A valid 16 MiB zip (one stored entry of zeros with a pseudo-random byte every 512, so it
+    // deflates ~100:1, inside max-ratio), deflated into the outer zip once, then listed 40 times
+    // by overlapping central directory records: 200 KB that would hold 640 MiB of nested zips
+    // (at the default 1 GiB limit the same zip with 64 MiB inside took 1.9 GB and aborted).
+    // The nested zips held in memory are bounded in all, not one by one: with 64 MiB allowed,
+    // three (16 MiB and a few bytes each) are opened and the rest refused, naming the limit.
+    let mut body = vec![0u8; 16 << 20];
+    let mut x: u32 = 1;
+    for i in (0..body.len()).step_by(512) {
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+        body[i] = (x >> 24) as u8;
+    }
+    let mut inner = Vec::new();
+    write_zip(&mut inner, &[Entry::new("w/x.bin", body).stored()]).unwrap();
+    let mut outer = Vec::new();
+    write_zip(&mut outer, &[Entry::new("00.zip", inner)]).unwrap();
+    let path = s.bytes("overlap-nested.zip", &overlapping_copies(&outer, 40));
+    let out = run_cli(&path, &["--limit", "max-nested-zip-bytes=64M"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let v = json(&out);
+    let f = findings(&v);
+    let refused = f
+        .iter()
+        .filter(|(c, files, m)| {
+            c == "unreadable-file"
+                && files.iter().any(|x| x.ends_with(".zip"))
+                && m.contains("limit max-nested-zip-bytes")
+        })
+        .count();
+    assert_eq!(refused, 40 - 3, "{f:#?}");
+}
+
 // ---------------------------------------------------------------- damaged zips
 
 #[test]
@@ -448,30 +505,134 @@ fn broken_paimon_content_is_reported_per_file() {
         "{f:#?}"
     );
     assert!(f.iter().any(|(c, _, _)| c == "snapshot-gap"), "{f:#?}");
+    // A present but undecodable manifest list is an unreadable file (dangling-reference is for
+    // a referenced file that is absent), named with the snapshot that needs it.
     assert!(
-        f.iter().any(|(c, files, _)| c == "dangling-reference"
+        f.iter().any(|(c, files, m)| c == "unreadable-file"
             && files
                 .iter()
-                .any(|x| x.contains("manifest-list-86ef48ed-26b5-4142-9e22-bf7d3fca3034-3"))),
+                .any(|x| x.contains("manifest-list-86ef48ed-26b5-4142-9e22-bf7d3fca3034-3"))
+            && m.contains("snapshot 9")),
         "{f:#?}"
     );
     // The lost changelog is still found: its evidence does not depend on the damaged files.
     assert!(f.iter().any(|(c, _, _)| c == "lost-changelog"));
 }
 
+fn avro_long(out: &mut Vec<u8>, n: i64) {
+    let mut v = ((n << 1) ^ (n >> 63)) as u64;
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+fn read_avro_long(b: &[u8], pos: &mut usize) -> i64 {
+    let (mut v, mut shift) = (0u64, 0);
+    loop {
+        let byte = b[*pos];
+        *pos += 1;
+        v |= u64::from(byte & 0x7f) << shift;
+        if byte & 0x80 == 0 {
+            return ((v >> 1) as i64) ^ -((v & 1) as i64);
+        }
+        shift += 7;
+    }
+}
+
+#[test]
+fn avro_blocks_each_under_the_block_limit_cannot_add_up_to_gigabytes() {
+    let s = Scratch::new("avro-amp");
+    const MANIFEST: &str = "manifest/manifest-1bd52156-923b-4ded-b131-0c75792f66ec-0";
+    // The fixture's manifest, rewritten with codec deflate: its first record with a 60 MiB
+    // partition (zeros), deflated to ~60 KB, as 40 blocks. Every block is under
+    // max-avro-block-bytes (64 MiB); together they would decode to 2.4 GB of entries, kept.
+    let entries = fixture_entries(CRASH, |p, b| {
+        if !p.ends_with(&format!("/{MANIFEST}")) {
+            return Some(b);
+        }
+        let h = prv::paimon::avro::read_header(&b).unwrap();
+        let mut pos = h.data_start;
+        let _count = read_avro_long(&b, &mut pos);
+        let size = read_avro_long(&b, &mut pos) as usize;
+        let mut block = Vec::new();
+        let mut src = &b[pos..pos + size];
+        std::io::Read::read_to_end(
+            &mut ruzstd::decoding::StreamingDecoder::new(&mut src).unwrap(),
+            &mut block,
+        )
+        .unwrap();
+        let mut q = 0;
+        let version = read_avro_long(&block, &mut q);
+        let kind = read_avro_long(&block, &mut q);
+        let partition_len = read_avro_long(&block, &mut q) as usize;
+        q += partition_len;
+        let mut record = Vec::new();
+        avro_long(&mut record, version);
+        avro_long(&mut record, kind);
+        let big = 60usize << 20;
+        avro_long(&mut record, big as i64);
+        record.resize(record.len() + big, 0);
+        // The rest of the first record, and the block's other records, unchanged (so the
+        // block holds `_count` records as it says).
+        record.extend_from_slice(&block[q..]);
+        let deflated = miniz_oxide::deflate::compress_to_vec(&record, 1);
+        let mut out = b"Obj\x01".to_vec();
+        avro_long(&mut out, 2);
+        for (k, v) in [
+            ("avro.schema", h.schema.as_bytes()),
+            ("avro.codec", b"deflate"),
+        ] {
+            avro_long(&mut out, k.len() as i64);
+            out.extend_from_slice(k.as_bytes());
+            avro_long(&mut out, v.len() as i64);
+            out.extend_from_slice(v);
+        }
+        avro_long(&mut out, 0);
+        out.extend_from_slice(&h.sync);
+        for _ in 0..40 {
+            avro_long(&mut out, _count);
+            avro_long(&mut out, deflated.len() as i64);
+            out.extend_from_slice(&deflated);
+            out.extend_from_slice(&h.sync);
+        }
+        Some(out)
+    });
+    let out = run_cli(&s.zip("avro-amp.zip", &entries), &[]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let f = findings(&json(&out));
+    assert!(
+        f.iter().any(|(c, files, m)| c == "unreadable-file"
+            && files.iter().any(|x| x.ends_with(MANIFEST))
+            && m.contains("limit max-entry-bytes")),
+        "{f:#?}"
+    );
+    // The rest of the table is analysed.
+    assert!(
+        f.iter()
+            .any(|(c, _, _)| c == "consumer-past-lost-changelog" || c == "lost-changelog"),
+        "{f:#?}"
+    );
+}
+
 #[test]
 fn zstd_frames_claiming_huge_windows_are_refused() {
     let s = Scratch::new("zstd");
+    const MANIFEST: &str = "manifest/manifest-1bd52156-923b-4ded-b131-0c75792f66ec-0";
     let entries = fixture_entries(CRASH, |p, b| {
-        if p.contains("/manifest/manifest-1bd52156-923b-4ded-b131-0c75792f66ec-0") {
-            // Keep the Avro header, replace the block with a zstd frame header claiming a
-            // window of 2^41 bytes and a content size of 2^40.
-            let header_end = b.len() - 200;
-            let mut evil = b[..header_end.min(b.len())].to_vec();
-            evil.truncate(b.len().min(evil.len()));
-            evil.extend_from_slice(&[0x28, 0xB5, 0x2F, 0xFD, 0xE4, 0xF8]);
-            evil.extend_from_slice(&(1u64 << 40).to_le_bytes());
-            evil.extend_from_slice(&[0u8; 64]);
+        if p.ends_with(&format!("/{MANIFEST}")) {
+            // Keep the Avro header; one block holding a zstd frame whose header asks for a
+            // window of 2^41 bytes (window descriptor 0xF8) and declares 2^40 bytes of content.
+            let h = prv::paimon::avro::read_header(&b).unwrap();
+            let mut frame = vec![0x28, 0xB5, 0x2F, 0xFD, 0xC4, 0xF8];
+            frame.extend_from_slice(&(1u64 << 40).to_le_bytes());
+            frame.extend_from_slice(&[0u8; 64]);
+            let mut evil = b[..h.data_start].to_vec();
+            avro_long(&mut evil, 1);
+            avro_long(&mut evil, frame.len() as i64);
+            evil.extend_from_slice(&frame);
+            evil.extend_from_slice(&h.sync);
             return Some(evil);
         }
         Some(b)
@@ -479,10 +640,10 @@ fn zstd_frames_claiming_huge_windows_are_refused() {
     let out = run_cli(&s.zip("zstd.zip", &entries), &[]);
     let f = findings(&json(&out));
     assert!(
-        f.iter().any(|(c, files, _)| c == "dangling-reference"
-            && files
-                .iter()
-                .any(|x| x.contains("manifest-1bd52156-923b-4ded-b131-0c75792f66ec-0"))),
+        f.iter().any(|(c, files, m)| c == "unreadable-file"
+            && files.iter().any(|x| x.ends_with(MANIFEST))
+            && m.contains("window")
+            && m.contains("limit max-avro-block-bytes")),
         "{f:#?}"
     );
 }
@@ -504,4 +665,88 @@ fn the_input_is_never_modified() {
         1,
         "the CLI wrote next to the input"
     );
+}
+
+// ---------------------------------------------------------------- every limit, named
+
+/// Every limit of `prv::limits::LIMIT_NAMES`, exceeded on purpose: a limit on the artifact as a
+/// whole ends the run with exit status 2 and the limit named on stderr; any other limit gives a
+/// finding that names the limit and the file, and the rest is analysed.
+#[test]
+fn every_limit_is_named_when_exceeded() {
+    let s = Scratch::new("limits");
+    let crash = fixture(CRASH);
+    // A metadata file above the 1 MiB ratio floor that compresses ~1000:1 (for max-ratio).
+    let padded = s.zip(
+        "padded.zip",
+        &fixture_entries(CRASH, |p, mut b| {
+            if p.ends_with("snapshot/snapshot-3") {
+                b.extend(std::iter::repeat_n(b' ', 2 << 20));
+            }
+            Some(b)
+        }),
+    );
+    // The fixture as a deflated zip inside a zip (for max-nesting and max-nested-zip-bytes).
+    let nested = s.zip(
+        "outer.zip",
+        &[Entry::new("inner.zip", fixture_zip_bytes(CRASH))],
+    );
+    // (limit, value, input, whether it ends the run)
+    let cases: Vec<(&str, &str, &Path, bool)> = vec![
+        ("max-entries", "5", &crash, true),
+        ("max-total-entries", "5", &crash, true),
+        ("max-nesting", "0", &nested, true),
+        ("max-entry-bytes", "100", &crash, false),
+        ("max-nested-zip-bytes", "1K", &nested, false),
+        ("max-total-bytes", "2K", &crash, false),
+        ("max-ratio", "10", &padded, false),
+        ("max-json-bytes", "100", &crash, false),
+        ("max-avro-blocks", "0", &crash, false),
+        ("max-avro-block-bytes", "10", &crash, false),
+        ("max-avro-records", "0", &crash, false),
+        ("max-name-bytes", "100", &crash, false),
+    ];
+    let mut covered: Vec<&str> = cases.iter().map(|c| c.0).collect();
+    let mut all: Vec<&str> = prv::limits::LIMIT_NAMES.iter().map(|l| l.0).collect();
+    covered.sort_unstable();
+    all.sort_unstable();
+    assert_eq!(covered, all, "every limit needs a case here");
+
+    for (name, value, path, fatal) in cases {
+        let out = run_cli(path, &["--limit", &format!("{name}={value}")]);
+        let named = format!("limit {name}");
+        if fatal {
+            assert_eq!(out.code, 2, "{name}: {}{}", out.stderr, out.stdout);
+            assert!(out.stderr.contains(&named), "{name}: {}", out.stderr);
+            continue;
+        }
+        // 0 or 1 depending on what the refused files leave of the table's findings.
+        assert_ne!(out.code, 2, "{name}: {}", out.stderr);
+        let f = findings(&json(&out));
+        assert!(
+            f.iter()
+                .any(|(_, files, m)| m.contains(&named) && !files.is_empty()),
+            "{name}: no finding names the limit and a file: {f:#?}"
+        );
+    }
+}
+
+/// `--help` lists every limit with its default.
+#[test]
+fn help_lists_every_limit_with_its_default() {
+    let bin = env!("CARGO_BIN_EXE_paimon-recovery-validator");
+    let out = Command::new(bin)
+        .args(["check", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    let defaults = prv::Limits::default();
+    for (name, _) in prv::limits::LIMIT_NAMES {
+        let default = prv::limits::format_size(defaults.get(name).unwrap());
+        assert!(
+            help.lines()
+                .any(|l| l.contains(name) && l.contains(&format!(" {default} "))),
+            "{name} ({default}) not in --help:\n{help}"
+        );
+    }
 }

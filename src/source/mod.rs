@@ -239,6 +239,7 @@ impl Artifact {
             problems: Vec::new(),
             size: 0,
             total_entries: 0,
+            nested_bytes: 0,
         };
         for input in inputs {
             let prefix = if prefix_with_name {
@@ -327,6 +328,14 @@ impl Artifact {
 
     /// Reads the whole content of `entry`, refusing more than `max` bytes.
     pub fn read_entry(&self, entry: &FileEntry, max: u64) -> Result<Vec<u8>> {
+        // The limit a refusal names: `max-json-bytes` when the caller passed it (JSON readers
+        // do) and it is the tighter one, else `max-entry-bytes` (or `max-total-bytes` below).
+        let caller_limit = if max == self.limits.max_json_bytes && max < self.limits.max_entry_bytes
+        {
+            "max-json-bytes"
+        } else {
+            "max-entry-bytes"
+        };
         let max = max.min(self.limits.max_entry_bytes);
         let mut stats = self.stats.get();
         let remaining_total = self
@@ -349,7 +358,7 @@ impl Artifact {
                 if max == remaining_total {
                     "max-total-bytes"
                 } else {
-                    "max-entry-bytes"
+                    caller_limit
                 },
                 format!("the file is {} bytes, more than {max} allowed", entry.size),
             )
@@ -477,6 +486,9 @@ struct Builder {
     problems: Vec<Error>,
     size: u64,
     total_entries: u64,
+    /// Bytes taken so far by compressed nested zips inflated into memory (`max-nested-zip-bytes`
+    /// bounds the sum: overlapping entries can make one small deflate stream many nested zips).
+    nested_bytes: u64,
 }
 
 impl Builder {
@@ -600,7 +612,8 @@ impl Builder {
     }
 
     /// The bytes of a nested zip entry: a window of the outer bytes when stored, else inflated
-    /// into memory (bounded by `max-nested-zip-bytes`).
+    /// into memory (all such nested zips together bounded by `max-nested-zip-bytes`; an entry is
+    /// charged its declared size before it is inflated, so failed attempts count too).
     fn open_nested(&mut self, container: usize, entry: &FileEntry) -> Result<Rc<dyn RandomAccess>> {
         let Location::Zip { index, .. } = entry.location else {
             return Err(Error::io("internal: nested zip outside a zip"));
@@ -613,7 +626,20 @@ impl Builder {
         if let Some(window) = zip.stored_window(index)? {
             return Ok(Rc::new(window));
         }
-        let max = self.limits.max_nested_zip_bytes;
+        let max = self
+            .limits
+            .max_nested_zip_bytes
+            .saturating_sub(self.nested_bytes);
+        if entry.size > max {
+            return Err(Error::limit(
+                "max-nested-zip-bytes",
+                format!(
+                    "the nested zip inflates to {} bytes; compressed nested zips may take {} bytes in all and {} are taken",
+                    entry.size, self.limits.max_nested_zip_bytes, self.nested_bytes
+                ),
+            ));
+        }
+        self.nested_bytes = self.nested_bytes.saturating_add(entry.size);
         let bytes = zip.read(index, max, &self.limits)?;
         Ok(Rc::new(bytes))
     }

@@ -65,6 +65,10 @@ const MIN_ZSTD_WINDOW: u64 = 1 << 20;
 pub(crate) struct Decompressor {
     zstd: FrameDecoder,
     buf: Vec<u8>,
+    /// Bytes of decompressed blocks of the files read to the end since this decompressor was made
+    /// (one per [`super::AvroSchemaCache`], so one per analysis run): bounded by
+    /// `max-total-bytes`.
+    pub(crate) decompressed: u64,
 }
 
 impl fmt::Debug for Decompressor {
@@ -80,6 +84,7 @@ impl Default for Decompressor {
         Decompressor {
             zstd: FrameDecoder::new(),
             buf: Vec::new(),
+            decompressed: 0,
         }
     }
 }

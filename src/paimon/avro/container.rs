@@ -110,7 +110,10 @@ pub fn read_header(bytes: &[u8]) -> Result<Header<'_>> {
 
 /// Walks the blocks after the header, decompressing each and handing
 /// `(block index, record count, data)` to `f`. Enforces `max-avro-blocks`, `max-avro-records`
-/// and `max-avro-block-bytes`, and checks every sync marker.
+/// and `max-avro-block-bytes`, and checks every sync marker. The decompressed blocks of one
+/// file together are bounded by `max-entry-bytes`, and those of every file read through the same
+/// `decompressor` (one analysis run) by `max-total-bytes`: every block may stay under the block
+/// limit while a few KB of compressed blocks decompress, and are decoded and kept, by the GB.
 pub(crate) fn for_each_block(
     bytes: &[u8],
     header: &Header<'_>,
@@ -121,6 +124,8 @@ pub(crate) fn for_each_block(
     let mut cur = Cursor::new(bytes.get(header.data_start..).unwrap_or_default());
     let mut blocks = 0u64;
     let mut records = 0u64;
+    let mut file_bytes = 0u64;
+    let run_before = decompressor.decompressed;
     while !cur.is_empty() {
         let index = blocks;
         let ctx = |e: Error| e.context(format!("block {index}"));
@@ -173,7 +178,29 @@ pub(crate) fn for_each_block(
         let data = decompressor
             .decompress(header.codec, raw, limits.max_avro_block_bytes)
             .map_err(ctx)?;
+        let len = data.len() as u64;
+        file_bytes = file_bytes.saturating_add(len);
+        if file_bytes > limits.max_entry_bytes {
+            return Err(ctx(Error::limit(
+                "max-entry-bytes",
+                format!(
+                    "the Avro blocks decompress to more than {} bytes in all",
+                    limits.max_entry_bytes
+                ),
+            )));
+        }
+        if run_before.saturating_add(file_bytes) > limits.max_total_bytes {
+            return Err(ctx(Error::limit(
+                "max-total-bytes",
+                format!(
+                    "Avro blocks have decompressed to more than {} bytes in this run",
+                    limits.max_total_bytes
+                ),
+            )));
+        }
         f(index, count, data)?;
     }
+    // Only files read to the end count for the run: a refused file's blocks are dropped.
+    decompressor.decompressed = run_before.saturating_add(file_bytes);
     Ok(records)
 }

@@ -37,8 +37,9 @@ use schema::WriterSchema;
 const MAX_PLANS_PER_READER: usize = 256;
 
 /// Compiled decoding plans keyed by the exact writer-schema text, plus reusable decompression
-/// buffers. Create one per analysis (or per worker) and pass it to every manifest read, so that
-/// thousands of manifests with the same schema parse and compile it once.
+/// buffers. Create one per analysis run and pass it to every manifest read, so that thousands of
+/// manifests with the same schema parse and compile it once. It also counts the bytes
+/// decompressed, which `max-total-bytes` bounds over the run: do not keep one across runs.
 #[derive(Debug, Default)]
 pub struct AvroSchemaCache {
     plans: HashMap<&'static str, ReaderPlans>,
