@@ -292,3 +292,57 @@ mod tests {
         assert_eq!(batch_id("99999999999999999999999"), None);
     }
 }
+
+#[cfg(test)]
+mod fuzz {
+    use proptest::prelude::*;
+
+    use super::commits::CommitLogEntry;
+    use super::metadata::parse_query_id;
+    use super::offsets::OffsetLogEntry;
+    use super::paimon_offset::PaimonOffset;
+    use super::SparkPairing;
+
+    proptest! {
+        /// Arbitrary bytes never panic any checkpoint parser.
+        #[test]
+        fn parsers_never_panic_on_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
+            let _ = OffsetLogEntry::parse(&bytes);
+            let _ = CommitLogEntry::parse(&bytes);
+            let _ = parse_query_id(&bytes);
+            if let Ok(s) = std::str::from_utf8(&bytes) {
+                let _ = PaimonOffset::parse(s);
+                let _ = s.parse::<SparkPairing>();
+            }
+        }
+
+        /// Offset logs shaped like Spark's, with arbitrary source lines, never panic, and a
+        /// Paimon offset with any numbers survives the round trip.
+        #[test]
+        fn offset_logs_with_arbitrary_sources(
+            version in 1u32..4,
+            lines in proptest::collection::vec("[-{}\":,a-zA-Z0-9 ]{0,40}", 0..6),
+            s in any::<i64>(), i in any::<i64>(), total in proptest::option::of(any::<i64>()),
+            scan in any::<bool>(),
+        ) {
+            let mut file = format!("v{version}\n{{\"batchTimestampMs\":1}}\n");
+            for l in &lines {
+                file.push_str(l);
+                file.push('\n');
+            }
+            let paimon = match total {
+                Some(t) => format!("{{\"snapshotId\":{s},\"index\":{i},\"scanSnapshot\":{scan},\"totalSplits\":{t}}}"),
+                None => format!("{{\"snapshotId\":{s},\"index\":{i},\"scanSnapshot\":{scan}}}"),
+            };
+            file.push_str(&paimon);
+            if let Ok(e) = OffsetLogEntry::parse(file.as_bytes()) {
+                if let Some((_, _, o)) = e.paimon_sources().last() {
+                    let _ = (o.consumer_position(), o.resume_snapshot(), o.describe());
+                }
+            }
+            let o = PaimonOffset::parse(&paimon).unwrap().unwrap();
+            prop_assert_eq!((o.snapshot_id, o.index, o.scan_snapshot, o.total_splits), (s, i, scan, total));
+            let _ = (o.consumer_position(), o.resume_snapshot(), o.describe());
+        }
+    }
+}
