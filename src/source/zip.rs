@@ -11,6 +11,8 @@
 //!
 //! Reference: PKWARE APPNOTE 6.3.x, sections 4.3.6–4.3.16 and 4.5.3.
 
+mod inflate;
+
 use std::rc::Rc;
 
 use crate::error::{Error, Result};
@@ -68,8 +70,18 @@ struct CentralEntry {
 pub(super) struct ZipContainer {
     data: Rc<dyn RandomAccess>,
     entries: Vec<CentralEntry>,
-    listed: Vec<Result<Listed>>,
+    /// The listing, handed over once by [`ZipContainer::list`].
+    listed: std::cell::Cell<Vec<Result<Listed>>>,
+    /// Tables of the fast inflater, reused for every entry.
+    fast: inflate::Inflater,
+    /// `miniz_oxide`'s state, reused for every entry the fast inflater declines (about 11 KB:
+    /// allocating and clearing it per entry cost more than inflating a small manifest).
+    inflater: Box<miniz_oxide::inflate::core::DecompressorOxide>,
 }
+
+/// Bytes read past a local header's fixed 30 bytes in the same read as the entry's data, for its
+/// name and extra field; a header with more than this is read in a second step.
+const LOCAL_HEADER_SLACK: u64 = 512;
 
 impl ZipContainer {
     /// Reads the end-of-central-directory record and the central directory.
@@ -172,18 +184,19 @@ impl ZipContainer {
                         )
                         .in_file(name.clone())))
                     } else {
-                        Some(
-                            normalize_path(&name, limits)
-                                .map_err(|e| e.in_file(name.clone()))
-                                .map(|path| Listed {
-                                    index: entries.len(),
-                                    path,
-                                    size: entry.uncompressed,
-                                    stored_size: entry.compressed,
-                                    crc32: entry.crc32,
-                                    modified,
-                                }),
-                        )
+                        let path = if already_normal(&name, limits) {
+                            Ok(name.clone())
+                        } else {
+                            normalize_path(&name, limits).map_err(|e| e.in_file(name.clone()))
+                        };
+                        Some(path.map(|path| Listed {
+                            index: entries.len(),
+                            path,
+                            size: entry.uncompressed,
+                            stored_size: entry.compressed,
+                            crc32: entry.crc32,
+                            modified,
+                        }))
                     };
                     if let Some(l) = listed_entry {
                         listed.push(l);
@@ -199,13 +212,17 @@ impl ZipContainer {
         Ok(ZipContainer {
             data,
             entries,
-            listed,
+            listed: std::cell::Cell::new(listed),
+            fast: inflate::Inflater::default(),
+            inflater: Box::default(),
         })
     }
 
     /// The entries (files only), or the problem with each.
     pub fn list(&self, _limits: &Limits) -> Vec<Result<Listed>> {
-        self.listed.clone()
+        // handed over rather than cloned: tens of thousands of paths (called once, when the
+        // artifact is opened)
+        self.listed.take()
     }
 
     /// The data window of a stored (uncompressed, unencrypted) entry, for reading a nested zip in
@@ -255,7 +272,6 @@ impl ZipContainer {
                 ),
             ));
         }
-        let start = self.data_start(&entry)?;
         let out = match entry.method {
             METHOD_STORED => {
                 if entry.compressed != entry.uncompressed {
@@ -264,7 +280,11 @@ impl ZipContainer {
                         entry.compressed, entry.uncompressed
                     )));
                 }
-                read_vec(self.data.as_ref(), start, entry.compressed)?
+                let (mut raw, at) = self.read_with_header(&entry)?;
+                let len = raw.len() - at;
+                raw.copy_within(at.., 0);
+                raw.truncate(len);
+                raw
             }
             METHOD_DEFLATE => {
                 // The compressed stream cannot meaningfully exceed the allowed output by more
@@ -279,11 +299,22 @@ impl ZipContainer {
                         ),
                     ));
                 }
-                let raw = read_vec(self.data.as_ref(), start, entry.compressed)?;
-                // Never inflate past what the entry declares: a "lying" entry is cut off one
-                // byte later and reported, whatever it would have grown to.
-                let cap = max.min(entry.uncompressed.saturating_add(1));
-                inflate_limited(&raw, cap, entry.uncompressed)?
+                let (raw, at) = self.read_with_header(&entry)?;
+                let data = raw.get(at..).unwrap_or_default();
+                // The fast inflater's output is used only when its size and CRC are right; on
+                // anything else miniz_oxide inflates again and has the last word.
+                let fast = usize::try_from(max).ok().and_then(|m| {
+                    let declared = usize::try_from(entry.uncompressed).unwrap_or(0);
+                    self.fast.inflate(data, m, declared)
+                });
+                if let Some(out) = fast {
+                    if out.len() as u64 == entry.uncompressed
+                        && crc32fast::hash(&out) == entry.crc32
+                    {
+                        return Ok(out);
+                    }
+                }
+                inflate_limited(&mut self.inflater, data, max, entry.uncompressed)?
             }
             other => {
                 return Err(Error::unsupported(format!(
@@ -348,18 +379,52 @@ impl ZipContainer {
         }
     }
 
+    /// The entry's raw (stored or deflated) bytes as `(buffer, start)`: the data is
+    /// `buffer[start..]`. The local header and the data come in one read (one `pread`, or one
+    /// `Blob.slice` in the browser) unless the header's name and extra field exceed
+    /// [`LOCAL_HEADER_SLACK`]; the checks and messages are those of [`Self::data_start`].
+    fn read_with_header(&self, entry: &CentralEntry) -> Result<(Vec<u8>, usize)> {
+        let size = self.data.size();
+        let available = size.saturating_sub(entry.local_offset);
+        if available < 30 {
+            return Err(Error::format(
+                "the entry's local header lies outside the file",
+            ));
+        }
+        let want = (30 + LOCAL_HEADER_SLACK)
+            .saturating_add(entry.compressed)
+            .min(available);
+        let mut buf = read_vec(self.data.as_ref(), entry.local_offset, want)
+            .map_err(|_| Error::format("the entry's local header lies outside the file"))?;
+        let start = self.data_start_in(entry, &buf)?;
+        let rel = start - entry.local_offset;
+        match rel.checked_add(entry.compressed) {
+            Some(end) if end <= buf.len() as u64 => {
+                buf.truncate(end as usize);
+                Ok((buf, rel as usize))
+            }
+            // a local header longer than the slack: read the data on its own
+            _ => Ok((read_vec(self.data.as_ref(), start, entry.compressed)?, 0)),
+        }
+    }
+
     /// Where an entry's data begins: after its local header.
     fn data_start(&self, entry: &CentralEntry) -> Result<u64> {
         let header = read_vec(self.data.as_ref(), entry.local_offset, 30)
             .map_err(|_| Error::format("the entry's local header lies outside the file"))?;
-        if le_u32(&header, 0) != Some(LOCAL_SIG) {
+        self.data_start_in(entry, &header)
+    }
+
+    /// [`Self::data_start`] given the bytes at the local header (at least its 30 fixed bytes).
+    fn data_start_in(&self, entry: &CentralEntry, header: &[u8]) -> Result<u64> {
+        if le_u32(header, 0) != Some(LOCAL_SIG) {
             return Err(Error::format(format!(
                 "no local header at offset {} (damaged or overlapping entries)",
                 entry.local_offset
             )));
         }
-        let name_len = le_uint(&header, 26, 2).unwrap_or(0);
-        let extra_len = le_uint(&header, 28, 2).unwrap_or(0);
+        let name_len = le_uint(header, 26, 2).unwrap_or(0);
+        let extra_len = le_uint(header, 28, 2).unwrap_or(0);
         let start = entry.local_offset + 30 + name_len + extra_len;
         match start.checked_add(entry.compressed) {
             Some(end) if end <= self.data.size() => Ok(start),
@@ -369,6 +434,32 @@ impl ZipContainer {
             ))),
         }
     }
+}
+
+/// Whether `name` is already what [`normalize_path`] makes of it (the usual case: ASCII, relative,
+/// no empty, `.` or `..` components, no backslashes, no control characters, within the name
+/// limit), so the listing keeps it as is instead of splitting and joining every name.
+fn already_normal(name: &str, limits: &Limits) -> bool {
+    if name.is_empty() || name.len() as u64 > limits.max_name_bytes {
+        return false;
+    }
+    // One pass: printable ASCII but `\\`, and every `/`-separated part neither empty, `.` nor
+    // `..` (`part` counts the bytes of the current part, `dots` how many of them are dots).
+    let (mut part, mut dots) = (0usize, 0usize);
+    for &b in name.as_bytes() {
+        if b == b'/' {
+            if part == 0 || (part == dots && dots <= 2) {
+                return false;
+            }
+            (part, dots) = (0, 0);
+        } else if (0x20..0x7f).contains(&b) && b != b'\\' {
+            part += 1;
+            dots += usize::from(b == b'.');
+        } else {
+            return false;
+        }
+    }
+    part > 0 && !(part == dots && dots <= 2)
 }
 
 fn data_starts_with_local_header(data: &dyn RandomAccess) -> bool {
@@ -498,20 +589,25 @@ fn parse_central(
 }
 
 /// Inflates a raw deflate stream, refusing more than `max` output bytes.
-fn inflate_limited(raw: &[u8], max: u64, declared: u64) -> Result<Vec<u8>> {
-    use miniz_oxide::inflate::core::{decompress, inflate_flags, DecompressorOxide};
+fn inflate_limited(
+    state: &mut miniz_oxide::inflate::core::DecompressorOxide,
+    raw: &[u8],
+    max: u64,
+    declared: u64,
+) -> Result<Vec<u8>> {
+    use miniz_oxide::inflate::core::{decompress, inflate_flags};
     use miniz_oxide::inflate::TINFLStatus;
 
     let max = usize::try_from(max).unwrap_or(usize::MAX);
     let initial = usize::try_from(declared).unwrap_or(0).min(max).max(64);
     let mut out = vec![0u8; initial];
-    let mut state = Box::<DecompressorOxide>::default();
+    state.init();
     let mut in_pos = 0usize;
     let mut out_pos = 0usize;
     loop {
         let input = raw.get(in_pos..).unwrap_or(&[]);
         let flags = inflate_flags::TINFL_FLAG_USING_NON_WRAPPING_OUTPUT_BUF;
-        let (status, consumed, produced) = decompress(&mut state, input, &mut out, out_pos, flags);
+        let (status, consumed, produced) = decompress(state, input, &mut out, out_pos, flags);
         in_pos += consumed;
         out_pos += produced;
         match status {
@@ -699,6 +795,54 @@ fn cp437(b: u8) -> char {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The listing's fast path keeps exactly the names `normalize_path` would return unchanged.
+    #[test]
+    fn already_normal_names_are_what_normalize_path_returns() {
+        let l = Limits::default();
+        let names = [
+            "w/db.db/t/manifest/manifest-list-1f52afa3-0",
+            "a",
+            "a/b c/d.parquet",
+            "./a/b",
+            "a/./b",
+            "a/../b",
+            "a//b",
+            "/abs",
+            "dir/",
+            "win\\path",
+            "tab\there",
+            "caf\u{e9}/x",
+            "..",
+            ".",
+            "",
+            "x\u{7f}y",
+        ];
+        for name in names {
+            if already_normal(name, &l) {
+                assert_eq!(normalize_path(name, &l).unwrap(), name, "{name:?}");
+            }
+        }
+        assert!(already_normal("w/db.db/t/snapshot/snapshot-1", &l));
+        assert!(already_normal("a/.../b/.c/d..", &l));
+        for bad in [
+            "a//b", "a/.", "a/..", "./a", "../a", "a/", "/a", "a\\b", "\u{1}",
+        ] {
+            assert!(!already_normal(bad, &l), "{bad:?}");
+        }
+        assert!(!already_normal(&"x".repeat(5000), &l));
+    }
+
+    proptest::proptest! {
+        /// For ASCII names the fast path says yes exactly when `normalize_path` returns the name
+        /// unchanged.
+        #[test]
+        fn already_normal_agrees_with_normalize_path(name in "[a./\\\\ \t]{0,12}") {
+            let l = Limits::default();
+            let unchanged = normalize_path(&name, &l).is_ok_and(|p| p == name);
+            proptest::prop_assert_eq!(already_normal(&name, &l), unchanged, "{:?}", name);
+        }
+    }
 
     #[test]
     fn dos_time_converts() {

@@ -374,6 +374,8 @@ pub fn resolve_root(
     let mut referenced_index: HashSet<String> = HashSet::new();
     let mut referenced_stats: HashSet<String> = HashSet::new();
     let mut list_names_by_snapshot: Vec<(String, i64, Vec<String>)> = Vec::new();
+    // Manifests decoded and walked for references once in this root (see `resolve_list`).
+    let mut walked: HashSet<String> = HashSet::new();
 
     for t in timelines {
         let branch = t.location.branch.clone();
@@ -398,6 +400,10 @@ pub fn resolve_root(
             for (role, list) in s.manifest_lists() {
                 lists.push(list.to_string());
                 referenced_meta.insert(list.to_string());
+                // A base list's entries are only needed at the ends of the timeline (live sets);
+                // elsewhere it only adds references (and dangling ones).
+                let collect =
+                    role != ManifestListRole::Base || Some(*id) == latest || Some(*id) == earliest;
                 let entries = resolve_list(
                     artifact,
                     store,
@@ -407,6 +413,8 @@ pub fn resolve_root(
                     &mut referenced_meta,
                     &mut bf.dangling,
                     &mut out.referenced,
+                    &mut walked,
+                    collect,
                 );
                 match role {
                     ManifestListRole::Delta => match entries {
@@ -432,6 +440,8 @@ pub fn resolve_root(
                                     &mut referenced_meta,
                                     &mut Vec::new(),
                                     &mut out.referenced,
+                                    &mut walked,
+                                    true,
                                 )
                                 .unwrap_or_default();
                                 let live = merge(base.iter().chain(delta.iter()));
@@ -494,6 +504,8 @@ pub fn resolve_root(
                     &mut referenced_meta,
                     &mut bf.dangling,
                     &mut out.referenced,
+                    &mut walked,
+                    role != ManifestListRole::Changelog,
                 );
                 if role != ManifestListRole::Changelog {
                     all.extend(entries.unwrap_or_default());
@@ -543,6 +555,8 @@ pub fn resolve_root(
                     &mut referenced_meta,
                     dangling,
                     &mut out.referenced,
+                    &mut walked,
+                    needed,
                 ) {
                     if needed {
                         let adds = entries.iter().filter(|e| e.kind == FileKind::Add);
@@ -718,7 +732,13 @@ fn resolve_index_and_stats(
 }
 
 /// Resolves a manifest list into its entries; records what is missing. `None` if the list
-/// itself is unusable; entries of readable manifests otherwise.
+/// itself is unusable; entries of readable manifests otherwise (none unless `collect`).
+///
+/// `walked` holds the manifests of this root whose names and entries are already recorded in
+/// `referenced_meta` and `referenced`: a base list repeats most manifests of the previous
+/// snapshot's lists, and walking them again for every snapshot was most of the per-snapshot
+/// work. Unusable manifests are never in `walked`, so every holder still records them as
+/// dangling.
 #[allow(clippy::too_many_arguments)]
 fn resolve_list(
     artifact: &Artifact,
@@ -729,6 +749,8 @@ fn resolve_list(
     referenced_meta: &mut HashSet<String>,
     dangling: &mut Vec<Dangling>,
     referenced: &mut HashSet<String>,
+    walked: &mut HashSet<String>,
+    collect: bool,
 ) -> Option<Vec<EntryRef>> {
     if list.is_empty() {
         return Some(Vec::new());
@@ -746,20 +768,37 @@ fn resolve_list(
         }
     };
     let mut entries = Vec::new();
+    let mut path = String::with_capacity(manifest_dir.len() + 64);
     for m in metas.iter() {
-        referenced_meta.insert(m.file_name.clone());
-        match store.manifest(artifact, &join(manifest_dir, &m.file_name)) {
+        if !collect && walked.contains(m.file_name.as_str()) {
+            store.hits += 1; // answered without decoding again, as the store would
+            continue;
+        }
+        path.clear();
+        if !manifest_dir.is_empty() {
+            path.push_str(manifest_dir);
+            path.push('/');
+        }
+        path.push_str(&m.file_name);
+        match store.manifest(artifact, &path) {
             Ok(es) => {
-                for e in es.iter() {
-                    if referenced.insert(e.file.file_name.clone()) {
-                        for extra in &e.file.extra_files {
-                            referenced.insert(extra.clone());
+                if !walked.contains(m.file_name.as_str()) {
+                    referenced_meta.insert(m.file_name.clone());
+                    for e in es.iter() {
+                        if referenced.insert(e.file.file_name.clone()) {
+                            for extra in &e.file.extra_files {
+                                referenced.insert(extra.clone());
+                            }
                         }
                     }
+                    walked.insert(m.file_name.clone());
                 }
-                entries.extend(es.iter().cloned());
+                if collect {
+                    entries.extend(es.iter().cloned());
+                }
             }
             Err(why) => {
+                referenced_meta.insert(m.file_name.clone());
                 dangling.push(Dangling {
                     holder: holder.clone(),
                     kind: "manifest",

@@ -48,8 +48,50 @@ fn check_magic(bytes: &[u8]) -> Result<()> {
     )))
 }
 
+/// How the blocks after a header are framed: codec, sync marker, first block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Framing {
+    /// The block codec.
+    pub codec: Codec,
+    /// The sync marker that ends every block.
+    pub sync: [u8; 16],
+    /// Offset of the first block.
+    pub data_start: usize,
+}
+
+#[cfg(test)]
+impl Header<'_> {
+    /// The framing of the blocks after this header.
+    pub(crate) fn framing(&self) -> Framing {
+        Framing {
+            codec: self.codec,
+            sync: self.sync,
+            data_start: self.data_start,
+        }
+    }
+}
+
 /// Reads the header: magic, metadata and sync marker.
 pub fn read_header(bytes: &[u8]) -> Result<Header<'_>> {
+    let (schema, framing) = read_header_raw(bytes)?;
+    let schema = std::str::from_utf8(schema).map_err(|_| not_utf8())?;
+    Ok(Header {
+        schema,
+        codec: framing.codec,
+        sync: framing.sync,
+        data_start: framing.data_start,
+    })
+}
+
+/// The error for an `avro.schema` that is not UTF-8.
+pub(crate) fn not_utf8() -> Error {
+    Error::format("header: expected avro.schema as UTF-8, found invalid bytes")
+}
+
+/// [`read_header`] with the schema as bytes, not yet checked to be UTF-8: the readers compare it
+/// with the schema of the previous file first (thousands of manifests share one), and check
+/// only a schema they have not seen.
+pub(crate) fn read_header_raw(bytes: &[u8]) -> Result<(&[u8], Framing)> {
     check_magic(bytes)?;
     let mut cur = Cursor::new(bytes.get(MAGIC.len()..).unwrap_or_default());
     let mut schema: Option<&[u8]> = None;
@@ -92,20 +134,20 @@ pub fn read_header(bytes: &[u8]) -> Result<Header<'_>> {
         .map_err(|_| Error::format("header: expected a 16-byte sync marker"))?;
     let schema = schema
         .ok_or_else(|| Error::format("header: expected avro.schema in the metadata, found none"))?;
-    let schema = std::str::from_utf8(schema)
-        .map_err(|_| Error::format("header: expected avro.schema as UTF-8, found invalid bytes"))?;
     let codec = match codec {
         None => Codec::Null,
         Some(c) => Codec::from_name(std::str::from_utf8(c).map_err(|_| {
             Error::format("header: expected avro.codec as UTF-8, found invalid bytes")
         })?)?,
     };
-    Ok(Header {
+    Ok((
         schema,
-        codec,
-        sync,
-        data_start: MAGIC.len() + cur.position(),
-    })
+        Framing {
+            codec,
+            sync,
+            data_start: MAGIC.len() + cur.position(),
+        },
+    ))
 }
 
 /// Walks the blocks after the header, decompressing each and handing
@@ -116,7 +158,7 @@ pub fn read_header(bytes: &[u8]) -> Result<Header<'_>> {
 /// limit while a few KB of compressed blocks decompress, and are decoded and kept, by the GB.
 pub(crate) fn for_each_block(
     bytes: &[u8],
-    header: &Header<'_>,
+    header: &Framing,
     limits: &Limits,
     decompressor: &mut Decompressor,
     mut f: impl FnMut(u64, u64, &[u8]) -> Result<()>,

@@ -57,13 +57,14 @@ struct ReaderPlans {
 }
 
 impl ReaderPlans {
-    fn find(&mut self, schema_text: &str) -> Option<usize> {
+    /// The plan of the schema `schema` (its bytes as the header holds them), if compiled.
+    fn find(&mut self, schema: &[u8]) -> Option<usize> {
         if let Some((text, _)) = self.plans.get(self.last) {
-            if **text == *schema_text {
+            if text.as_bytes() == schema {
                 return Some(self.last);
             }
         }
-        let i = *self.by_text.get(schema_text)?;
+        let i = *self.by_text.get(std::str::from_utf8(schema).ok()?)?;
         self.last = i;
         Some(i)
     }
@@ -95,12 +96,14 @@ fn plan_for<'c>(
     plans: &'c mut HashMap<&'static str, ReaderPlans>,
     compiled: &mut u64,
     spec: &'static RecordSpec,
-    schema_text: &str,
+    schema_bytes: &[u8],
 ) -> Result<&'c Plan> {
     let reader = plans.entry(spec.name).or_default();
-    let i = match reader.find(schema_text) {
+    let i = match reader.find(schema_bytes) {
         Some(i) => i,
         None => {
+            let schema_text =
+                std::str::from_utf8(schema_bytes).map_err(|_| container::not_utf8())?;
             let schema = WriterSchema::parse(schema_text).map_err(|e| e.context("avro.schema"))?;
             if reader.plans.len() >= MAX_PLANS_PER_READER {
                 *reader = ReaderPlans::default();
@@ -299,13 +302,13 @@ pub(crate) fn read_records<T>(
     spec: &'static RecordSpec,
     mut build: impl FnMut(Row<'_, '_>) -> Result<T>,
 ) -> Result<Vec<T>> {
-    let header = read_header(bytes)?;
+    let (schema, header) = container::read_header_raw(bytes)?;
     let AvroSchemaCache {
         plans,
         decompressor,
         compiled,
     } = cache;
-    let plan = plan_for(plans, compiled, spec, header.schema)?;
+    let plan = plan_for(plans, compiled, spec, schema)?;
     let zero_width = plan.zero_width();
     let mut out: Vec<T> = Vec::new();
     let mut record = 0u64;
@@ -1234,7 +1237,7 @@ mod tests {
                 let h = read_header(bytes).unwrap();
                 let mut d = codec::Decompressor::default();
                 let mut blocks = Vec::new();
-                container::for_each_block(bytes, &h, &Limits::default(), &mut d, |_, n, data| {
+                container::for_each_block(bytes, &h.framing(), &Limits::default(), &mut d, |_, n, data| {
                     blocks.push((n, data.to_vec()));
                     Ok(())
                 }).unwrap();
