@@ -1,0 +1,9 @@
+//! `json_objects`: see [`paimon_recovery_validator_fuzz::harness::json_objects`].
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use paimon_recovery_validator_fuzz::harness;
+
+fuzz_target!(|data: &[u8]| {
+    harness::assert_clean(&harness::json_objects(data));
+});
