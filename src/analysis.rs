@@ -28,6 +28,14 @@ pub struct AnalysisOptions {
     /// (`--spark-checkpoint <dir>=<table path>[#<consumer id>]`); checkpoints not named here
     /// are paired only where the artifact makes it unambiguous (see [`checks::spark`]).
     pub spark_pairings: Vec<crate::spark::SparkPairing>,
+    /// The user's pairings of Ray Data checkpoints with tables
+    /// (`--ray-checkpoint <dir>=<table path>[#<id column>]`); checkpoints not named here are
+    /// paired only where the artifact makes it unambiguous (see [`checks::ray`]).
+    pub ray_pairings: Vec<crate::ray::RayPairing>,
+    /// Skip row-level evidence (reading data and changelog files): no `rows` on findings, no
+    /// Ray Data checkpoint checks. The page sets it and asks for rows on demand
+    /// ([`Analysis::lost_changelog_rows`]).
+    pub skip_rows: bool,
 }
 
 /// A phase of the analysis, for progress reports.
@@ -89,6 +97,79 @@ impl Analysis {
             .find(|t| t.location.root == path && t.location.branch == branch)?;
         let files = self.roots.get(path).and_then(|r| r.branches.get(branch));
         snapshot_detail(t, files, id)
+    }
+
+    /// The row-level evidence of the lost-changelog finding about snapshot `snapshot` of the
+    /// table at `path`, branch `branch` (the same value as the finding's `rows` in a report
+    /// built without [`AnalysisOptions::skip_rows`]). Reads the Parquet files it needs from
+    /// `artifact`, which must be the artifact the analysis ran on. `None` when there is no such
+    /// finding or it names no changelog file.
+    pub fn lost_changelog_rows(
+        &self,
+        artifact: &Artifact,
+        path: &str,
+        branch: &str,
+        snapshot: i64,
+    ) -> Option<serde_json::Value> {
+        let table = self
+            .report
+            .tables
+            .iter()
+            .find(|t| t.path == path && t.branch == branch)?;
+        let finding = table
+            .findings
+            .iter()
+            .find(|f| f.code == Code::LostChangelog && f.snapshot == Some(snapshot))?;
+        let t = self
+            .timelines
+            .iter()
+            .find(|t| t.location.root == path && t.location.branch == branch)?;
+        let root = self.roots.get(path)?;
+        let files = root.branches.get(branch)?;
+        let table_ref = crate::rows::live::TableRef {
+            artifact,
+            timeline: t,
+            root,
+            branch: files,
+        };
+        crate::rows::lost::lost_changelog_rows(&table_ref, snapshot, &finding.files)
+    }
+}
+
+/// Fills `rows` on every lost-changelog finding (row-level evidence).
+fn fill_lost_changelog_rows(
+    artifact: &Artifact,
+    timelines: &[Timeline],
+    roots: &BTreeMap<String, RootFiles>,
+    tables: &mut [crate::report::model::TableReport],
+) {
+    for table in tables.iter_mut() {
+        let Some(t) = timelines
+            .iter()
+            .find(|t| t.location.root == table.path && t.location.branch == table.branch)
+        else {
+            continue;
+        };
+        let Some(root) = roots.get(&table.path) else {
+            continue;
+        };
+        let Some(branch) = root.branches.get(&table.branch) else {
+            continue;
+        };
+        let table_ref = crate::rows::live::TableRef {
+            artifact,
+            timeline: t,
+            root,
+            branch,
+        };
+        for f in table.findings.iter_mut() {
+            if f.code != Code::LostChangelog {
+                continue;
+            }
+            if let Some(snapshot) = f.snapshot {
+                f.rows = crate::rows::lost::lost_changelog_rows(&table_ref, snapshot, &f.files);
+            }
+        }
     }
 }
 
@@ -168,6 +249,10 @@ pub fn run(
         .map(|(root, _, files)| (root.to_string(), files))
         .collect();
 
+    if !options.skip_rows {
+        fill_lost_changelog_rows(artifact, &timelines, &roots, &mut tables);
+    }
+
     let mut findings = Vec::new();
     for problem in artifact.problems() {
         findings.push(checks::integrity::unreadable_artifact_part(problem));
@@ -179,6 +264,17 @@ pub fn run(
         &mut findings,
         &options.spark_pairings,
     );
+    if !options.skip_rows {
+        checks::ray::apply(
+            artifact,
+            &timelines,
+            &roots,
+            &mut tables,
+            &mut findings,
+            &options.ray_pairings,
+            &clock,
+        );
+    }
     if discovery.tables.is_empty() {
         let mut f = Finding::new(
             Code::NoTable,

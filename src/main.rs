@@ -22,8 +22,10 @@ use prv::{analyze, AnalysisOptions, Limits};
     about = "Checks a Paimon warehouse artifact for lost changelog and unsafe consumer positions.",
     long_about = "Reconstructs every Apache Paimon table's snapshot timeline from a warehouse artifact \
 (a .zip, zips inside zips, or a directory) and flags lost changelog (an APPEND snapshot whose \
-COMPACT half never became durable) and unsafe consumer positions. Data files are listed, never \
-read: the cost depends on the metadata alone."
+COMPACT half never became durable) and unsafe consumer positions. The timeline is built from \
+metadata alone; row-level evidence (the keys whose changelog was lost, Ray Data checkpoints \
+ahead of the commit) reads only the data and changelog files those findings need (--no-rows \
+skips it)."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -75,6 +77,19 @@ struct CheckArgs {
     /// consumer named like the checkpoint directory, or the only table and its only consumer.
     #[arg(long = "spark-checkpoint", value_name = "DIR=TABLE[#CONSUMER]")]
     spark_checkpoints: Vec<prv::spark::SparkPairing>,
+
+    /// Pair a Ray Data checkpoint directory with the table its job writes and, optionally, the
+    /// id column (`CheckpointConfig.id_column`): `<checkpoint dir>=<table path>[#<id column>]`,
+    /// paths as the report shows them. Repeatable. Without this flag a checkpoint is paired only
+    /// where the artifact leaves no choice: the only table with a column named like the
+    /// checkpoint files' column, or the artifact's only table.
+    #[arg(long = "ray-checkpoint", value_name = "DIR=TABLE[#ID_COLUMN]")]
+    ray_checkpoints: Vec<prv::ray::RayPairing>,
+
+    /// Do not read data or changelog files: no row-level evidence (`rows` on lost-changelog
+    /// findings) and no Ray Data checkpoint checks. The analysis then reads metadata only.
+    #[arg(long)]
+    no_rows: bool,
 
     /// Do not show a progress bar.
     #[arg(long, short)]
@@ -143,7 +158,11 @@ fn run(args: &CheckArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let problems = prv::checks::spark::pairing_problems(&artifact, &args.spark_checkpoints);
+    let mut problems = prv::checks::spark::pairing_problems(&artifact, &args.spark_checkpoints);
+    problems.extend(prv::checks::ray::pairing_problems(
+        &artifact,
+        &args.ray_checkpoints,
+    ));
     if !problems.is_empty() {
         for p in problems {
             eprintln!("paimon-recovery-validator: {p}");
@@ -154,6 +173,8 @@ fn run(args: &CheckArgs) -> ExitCode {
         now_millis: args.now,
         limits,
         spark_pairings: args.spark_checkpoints.clone(),
+        ray_pairings: args.ray_checkpoints.clone(),
+        skip_rows: args.no_rows,
     };
     let show_progress = !args.quiet && std::io::stderr().is_terminal();
     let bar = show_progress.then(|| {

@@ -10,6 +10,10 @@
 //! * [`options`] — is the table configured so recovery can lose data (`risky-options`)?
 //! * [`spark`] — can a Spark streaming query recover from its checkpoint (`spark-*`,
 //!   `consumer-*-of-checkpoint`)? Run by the analysis after the table reports are built.
+//! * [`ray`] — did a Ray Data checkpoint mark rows done that no snapshot holds
+//!   (`checkpoint-ahead-of-commit`), and do unreferenced data files hold rows the latest
+//!   snapshot lacks (`rows-only-in-orphan-files`)? Row-level; run by the analysis after the
+//!   table reports are built.
 //! * [`clock`] — what time is it for this artifact?
 //!
 //! [`root_reports`] runs them over the timelines of one table root (its main branch and its
@@ -21,6 +25,7 @@ pub mod consumers;
 pub mod files;
 pub mod integrity;
 pub mod options;
+pub mod ray;
 pub mod spark;
 
 use std::collections::HashSet;
@@ -309,6 +314,7 @@ fn table_report(
         long_lived_changelogs,
         expiration_fence,
         spark_checkpoints: Vec::new(),
+        ray_checkpoints: Vec::new(),
         findings,
     }
 }

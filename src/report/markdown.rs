@@ -23,6 +23,8 @@ const CONTEXT: i64 = 2;
 const FULL_TIMELINE: usize = 30;
 /// Rows of the evidence `<details>` kept per finding.
 const EVIDENCE_LINES: usize = 40;
+/// Keys of a row-level table shown per finding (fewer when the report must shrink).
+const ROW_KEYS: usize = 20;
 
 /// Renders the report as Markdown, within [`GITHUB_COMMENT_LIMIT`] characters.
 pub fn render(report: &Report) -> String {
@@ -95,7 +97,7 @@ fn render_with(report: &Report, rows_per_list: usize) -> String {
     }
 
     for f in &report.findings {
-        finding_details(&mut out, f);
+        finding_details(&mut out, f, rows_per_list);
     }
     for t in &report.tables {
         table_section(&mut out, t, rows_per_list);
@@ -298,12 +300,12 @@ fn table_section(out: &mut String, t: &TableReport, rows_per_list: usize) {
             );
             break;
         }
-        finding_details(out, f);
+        finding_details(out, f, rows_per_list);
     }
     let _ = infos;
 }
 
-fn finding_details(out: &mut String, f: &Finding) {
+fn finding_details(out: &mut String, f: &Finding, rows_per_list: usize) {
     let _ = writeln!(
         out,
         "<details><summary>{} <code>{}</code> {}</summary>\n",
@@ -346,7 +348,70 @@ fn finding_details(out: &mut String, f: &Finding) {
         }
         out.push('\n');
     }
+    if let Some(rows) = &f.rows {
+        rows_section(out, rows, rows_per_list.min(ROW_KEYS));
+    }
     let _ = writeln!(out, "**Remedy:** {}\n\n</details>\n", inline(&f.remedy));
+}
+
+/// Row-level evidence: the per-key table of a lost-changelog finding (seed-001 style) in its own
+/// `<details>`, capped with a count of what was left out; the ids of a checkpoint finding.
+fn rows_section(out: &mut String, rows: &serde_json::Value, cap: usize) {
+    use crate::rows::render::{ids_summary, lost_key_cells, lost_summary};
+    if let Some(keys) = rows.get("keys").and_then(serde_json::Value::as_array) {
+        let _ = writeln!(
+            out,
+            "<details><summary>Rows: {}</summary>\n",
+            html(&lost_summary(rows))
+        );
+        let cells: Vec<_> = keys.iter().map(lost_key_cells).collect();
+        let buckets = cells
+            .iter()
+            .any(|c| cells.first().is_some_and(|f| f.bucket != c.bucket));
+        if buckets {
+            out.push_str("| Bucket | Key | Batch value now | Changelog delivered | Changelog lost |\n|---|---|---|---|---|\n");
+        } else {
+            out.push_str("| Key | Batch value now | Changelog delivered | Changelog lost |\n|---|---|---|---|\n");
+        }
+        for c in cells.iter().take(cap) {
+            if buckets {
+                let _ = write!(out, "| {} ", cell(&c.bucket));
+            }
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} |",
+                cell(&c.key),
+                cell(&c.batch),
+                cell(&c.delivered),
+                cell(&c.lost)
+            );
+        }
+        let omitted = rows
+            .get("omitted")
+            .and_then(serde_json::Value::as_u64)
+            .unwrap_or(0)
+            + cells.len().saturating_sub(cap) as u64;
+        if omitted > 0 {
+            let _ = writeln!(
+                out,
+                "\n_{omitted} more key{} left out (the JSON report lists up to {})._",
+                plural(omitted),
+                crate::rows::MAX_KEYS
+            );
+        }
+        out.push('\n');
+        if let Some(notes) = rows.get("notes").and_then(serde_json::Value::as_array) {
+            for n in notes.iter().take(EVIDENCE_LINES) {
+                let _ = writeln!(out, "- {}", inline(&crate::rows::render::scalar(n)));
+            }
+            if !notes.is_empty() {
+                out.push('\n');
+            }
+        }
+        out.push_str("</details>\n\n");
+    } else if let Some(line) = ids_summary(rows) {
+        let _ = writeln!(out, "**Rows:** {}\n", inline(&line));
+    }
 }
 
 fn table_name(t: &TableReport) -> String {

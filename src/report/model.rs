@@ -208,6 +208,9 @@ pub struct TableReport {
     /// Spark Structured Streaming checkpoints paired with this table (absent when none).
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub spark_checkpoints: Vec<SparkCheckpointReport>,
+    /// Ray Data checkpoints paired with this table (absent when none).
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub ray_checkpoints: Vec<RayCheckpointReport>,
     /// The findings about this table, ordered by severity (errors first), code, snapshot.
     pub findings: Vec<Finding>,
 }
@@ -552,6 +555,30 @@ pub struct SparkCheckpointReport {
     pub verdicts: Vec<SparkCheckpointVerdict>,
 }
 
+/// One Ray Data checkpoint paired with a table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RayCheckpointReport {
+    /// The checkpoint directory's artifact path.
+    pub path: String,
+    /// The id column (`CheckpointConfig.id_column`).
+    pub id_column: String,
+    /// Checkpoint files (one per finished write task).
+    pub files: u64,
+    /// Distinct ids the checkpoint marks done.
+    pub ids: u64,
+    /// Of those, ids the latest snapshot does not hold (after deletes and overwrites that
+    /// explain them).
+    pub missing: u64,
+    /// How the pairing was made: `user`, `id-column` (the only table with that column),
+    /// `only-table`.
+    pub pairing: String,
+    /// The generation marker (`ray.data.checkpoint.operation-id`) of the newest snapshot that
+    /// carries one, as `snapshot: value`.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub generation_marker: Option<String>,
+}
+
 /// A stable finding code. Codes are never renamed; new ones may be added.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -583,6 +610,7 @@ pub enum Code {
     SparkCheckpointUnpaired,
     CheckpointAheadOfCommit,
     RowsOnlyInOrphanFiles,
+    RayCheckpointUnpaired,
 }
 
 impl Code {
@@ -615,6 +643,7 @@ impl Code {
         Code::SparkCheckpointUnpaired,
         Code::CheckpointAheadOfCommit,
         Code::RowsOnlyInOrphanFiles,
+        Code::RayCheckpointUnpaired,
     ];
 
     /// The contract's kebab-case name.
@@ -647,6 +676,7 @@ impl Code {
             Code::SparkCheckpointUnpaired => "spark-checkpoint-unpaired",
             Code::CheckpointAheadOfCommit => "checkpoint-ahead-of-commit",
             Code::RowsOnlyInOrphanFiles => "rows-only-in-orphan-files",
+            Code::RayCheckpointUnpaired => "ray-checkpoint-unpaired",
         }
     }
 
@@ -680,6 +710,7 @@ impl Code {
             Code::SparkCheckpointUnpaired => "Spark checkpoint not paired",
             Code::CheckpointAheadOfCommit => "Checkpoint ahead of commit",
             Code::RowsOnlyInOrphanFiles => "Rows only in unreferenced files",
+            Code::RayCheckpointUnpaired => "Ray Data checkpoint not paired",
         }
     }
 }

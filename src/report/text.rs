@@ -163,8 +163,56 @@ fn finding(out: &mut String, f: &Finding) {
     if f.evidence.len() > 12 {
         let _ = writeln!(out, "        - … {} more", f.evidence.len() - 12);
     }
+    if let Some(rows) = &f.rows {
+        rows_lines(out, rows);
+    }
     if f.severity > Severity::Info {
         let _ = writeln!(out, "        remedy: {}", f.remedy);
+    }
+}
+
+/// Row-level evidence: the keys of a lost-changelog finding, or a checkpoint finding's ids.
+fn rows_lines(out: &mut String, rows: &serde_json::Value) {
+    use crate::rows::render::{ids_summary, lost_key_cells, lost_summary};
+    const KEYS: usize = 12;
+    if let Some(keys) = rows.get("keys").and_then(serde_json::Value::as_array) {
+        let _ = writeln!(out, "        rows: {}", lost_summary(rows));
+        for k in keys.iter().take(KEYS) {
+            let c = lost_key_cells(k);
+            let _ = writeln!(
+                out,
+                "          {}{} | batch {} | delivered {} | lost {}",
+                if c.bucket.is_empty() || c.bucket == "bucket-0" {
+                    String::new()
+                } else {
+                    format!("{} ", c.bucket)
+                },
+                c.key,
+                c.batch,
+                c.delivered,
+                c.lost
+            );
+        }
+        let omitted = rows
+            .get("omitted")
+            .and_then(serde_json::Value::as_u64)
+            .unwrap_or(0)
+            + keys.len().saturating_sub(KEYS) as u64;
+        if omitted > 0 {
+            let _ = writeln!(out, "          … {omitted} more keys");
+        }
+        for n in rows
+            .get("notes")
+            .and_then(serde_json::Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+            .iter()
+            .take(6)
+        {
+            let _ = writeln!(out, "          note: {}", crate::rows::render::scalar(n));
+        }
+    } else if let Some(line) = ids_summary(rows) {
+        let _ = writeln!(out, "        rows: {line}");
     }
 }
 

@@ -1,0 +1,286 @@
+//! Ray Data checkpoints found beside the warehouse (seed 003, `tests/fixtures/ray/README.md`).
+//!
+//! Ray Data's row checkpointing (`CheckpointConfig(id_column=…, checkpoint_path=…)`) writes one
+//! `<uuid4>.parquet` per finished write task into a flat checkpoint directory, right after
+//! `Datasink.write()` returns: one column named after `id_column`, nothing linking it to a
+//! table or a data file. On resume Ray drops every input row whose id is in those files. The
+//! directory defaults to `$RAY_DATA_CHECKPOINT_PATH_BUCKET/ray_data_checkpoint`.
+//!
+//! [`discover`] finds candidate directories from the listing (a directory whose Parquet files
+//! are all named `<uuid4>.parquet`, or one named `ray_data_checkpoint`) and confirms them by
+//! their footers: every file has exactly one column, the same in all files. [`read_ids`] reads
+//! the ids. Pairing with a table is the check's business ([`crate::checks::ray`]).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::error::{Error, Result};
+use crate::parquet::{ArtifactFile, LogicalType, ParquetFile};
+use crate::rows::Key;
+use crate::source::{Artifact, FileEntry};
+use crate::warehouse::split_parent;
+
+/// Ray's default checkpoint directory name (`CheckpointConfig.DEFAULT_CHECKPOINT_PATH_DIR`).
+pub const DEFAULT_DIR_NAME: &str = "ray_data_checkpoint";
+
+/// The snapshot property a commit-first Ray sink marks its commit with (the key named in Ray's
+/// checkpoint datasinks for Iceberg). Recognised when present; never required.
+pub const GENERATION_PROPERTY: &str = "ray.data.checkpoint.operation-id";
+
+/// One Ray Data checkpoint directory.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RayCheckpoint {
+    /// The directory's artifact path.
+    pub path: String,
+    /// Its checkpoint files (artifact paths), sorted.
+    pub files: Vec<String>,
+    /// The id column (the files' only column), if the files agree on one.
+    pub id_column: Option<String>,
+    /// Whether the directory has Ray's default name.
+    pub default_name: bool,
+    /// Files that could not be read, or disagree.
+    pub problems: Vec<String>,
+}
+
+/// The user's pairing of a checkpoint with a table and, optionally, the id column:
+/// `<checkpoint dir>=<table path>[#<id column>]` (the CLI's `--ray-checkpoint`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RayPairing {
+    /// The checkpoint directory, as an artifact path.
+    pub checkpoint: String,
+    /// The table path as the report shows it; a branch as `<table path>/branch/branch-<name>`.
+    pub table: String,
+    /// The id column (`CheckpointConfig.id_column`), if not the checkpoint files' column.
+    pub id_column: Option<String>,
+}
+
+impl std::str::FromStr for RayPairing {
+    type Err = String;
+
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        let (checkpoint, rest) = s.split_once('=').ok_or_else(|| {
+            format!("{s:?} is not <checkpoint dir>=<table path>[#<id column>] (no '=')")
+        })?;
+        let (table, column) = match rest.rsplit_once('#') {
+            Some((t, c)) => (t, Some(c)),
+            None => (rest, None),
+        };
+        let clean = |p: &str| p.trim().trim_matches('/').to_string();
+        let checkpoint = clean(checkpoint);
+        let table = clean(table);
+        if checkpoint.is_empty() {
+            return Err(format!("{s:?}: the checkpoint directory is empty"));
+        }
+        if table.is_empty() {
+            return Err(format!("{s:?}: the table path is empty"));
+        }
+        let id_column = match column.map(str::trim) {
+            Some("") => return Err(format!("{s:?}: the id column after '#' is empty")),
+            other => other.map(str::to_string),
+        };
+        Ok(RayPairing {
+            checkpoint,
+            table,
+            id_column,
+        })
+    }
+}
+
+impl std::fmt::Display for RayPairing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}={}", self.checkpoint, self.table)?;
+        if let Some(c) = &self.id_column {
+            write!(f, "#{c}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Whether a file name is `<uuid4>.parquet` (lower- or upper-case hex).
+pub fn is_uuid4_parquet(name: &str) -> bool {
+    let Some(stem) = name.strip_suffix(".parquet") else {
+        return false;
+    };
+    let b = stem.as_bytes();
+    b.len() == 36
+        && b.iter().enumerate().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => *c == b'-',
+            14 => *c == b'4',
+            _ => c.is_ascii_hexdigit(),
+        })
+}
+
+fn ignorable(name: &str) -> bool {
+    name.starts_with('.') || name.starts_with('_') || name.ends_with(".crc")
+}
+
+/// Directories that look like Ray checkpoints from the listing alone, with their Parquet files.
+pub fn candidate_dirs(artifact: &Artifact) -> BTreeMap<String, Vec<&FileEntry>> {
+    let mut by_dir: BTreeMap<&str, Vec<&FileEntry>> = BTreeMap::new();
+    for f in artifact.files() {
+        let (dir, _) = split_parent(&f.path);
+        by_dir.entry(dir).or_default().push(f);
+    }
+    let mut out = BTreeMap::new();
+    for (dir, files) in by_dir {
+        let name = split_parent(dir).1;
+        let parquet: Vec<&FileEntry> = files
+            .iter()
+            .copied()
+            .filter(|f| split_parent(&f.path).1.ends_with(".parquet"))
+            .collect();
+        if parquet.is_empty() {
+            continue;
+        }
+        let default_name = name == DEFAULT_DIR_NAME;
+        let all_uuid = files.iter().all(|f| {
+            let n = split_parent(&f.path).1;
+            is_uuid4_parquet(n) || ignorable(n)
+        });
+        if all_uuid || default_name {
+            out.insert(dir.to_string(), parquet);
+        }
+    }
+    out
+}
+
+/// Finds the Ray Data checkpoints of the artifact: candidate directories whose files each hold
+/// exactly one column, the same one.
+pub fn discover(artifact: &Artifact) -> Vec<RayCheckpoint> {
+    let mut out = Vec::new();
+    let limits = artifact.limits();
+    for (dir, files) in candidate_dirs(artifact) {
+        let default_name = split_parent(&dir).1 == DEFAULT_DIR_NAME;
+        let mut columns: BTreeSet<String> = BTreeSet::new();
+        let mut problems = Vec::new();
+        let mut single = true;
+        for f in &files {
+            match ParquetFile::open(ArtifactFile::new(artifact, f), limits) {
+                Ok(p) => {
+                    let cols: Vec<&str> = p.columns().iter().map(|c| c.name.as_str()).collect();
+                    if let [one] = cols.as_slice() {
+                        columns.insert((*one).to_string());
+                    } else {
+                        single = false;
+                        problems.push(format!(
+                            "{} has {} columns ({}), not one",
+                            f.path,
+                            cols.len(),
+                            cols.join(", ")
+                        ));
+                    }
+                }
+                Err(e) => problems.push(format!("{} could not be read: {}", f.path, e.problem())),
+            }
+        }
+        if !single && !default_name {
+            continue; // a directory of uuid-named Parquet files that is not a checkpoint
+        }
+        if columns.is_empty() && !default_name {
+            continue;
+        }
+        let id_column = match columns.len() {
+            1 => columns.iter().next().cloned(),
+            0 => None,
+            _ => {
+                problems.push(format!(
+                    "the checkpoint files disagree on their column: {}",
+                    columns.iter().cloned().collect::<Vec<_>>().join(", ")
+                ));
+                None
+            }
+        };
+        let mut paths: Vec<String> = files.iter().map(|f| f.path.clone()).collect();
+        paths.sort();
+        out.push(RayCheckpoint {
+            path: dir,
+            files: paths,
+            id_column,
+            default_name,
+            problems,
+        });
+    }
+    out
+}
+
+/// The ids of a checkpoint: (ids, the column's logical type, problems).
+pub fn read_ids(
+    artifact: &Artifact,
+    cp: &RayCheckpoint,
+    column: &str,
+) -> (BTreeSet<Key>, Option<LogicalType>, Vec<String>) {
+    let mut ids = BTreeSet::new();
+    let mut logical = None;
+    let mut problems = Vec::new();
+    for path in &cp.files {
+        match read_column(artifact, path, column) {
+            Ok((values, l)) => {
+                logical = logical.or(l);
+                ids.extend(values.into_iter().map(Key::one));
+            }
+            Err(e) => problems.push(format!("{path} could not be read: {}", e.problem())),
+        }
+    }
+    (ids, logical, problems)
+}
+
+fn read_column(
+    artifact: &Artifact,
+    path: &str,
+    column: &str,
+) -> Result<(Vec<crate::parquet::Value>, Option<LogicalType>)> {
+    let entry = artifact
+        .get(path)
+        .ok_or_else(|| Error::missing("not in the artifact"))?;
+    let limits = artifact.limits();
+    let file = ParquetFile::open(ArtifactFile::new(artifact, entry), limits)?;
+    let batch = file.read_columns(&[column], limits)?;
+    let col = batch
+        .columns
+        .into_iter()
+        .next()
+        .ok_or_else(|| Error::missing(format!("no column {column}")))?;
+    Ok((col.values, col.info.logical))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uuid4_names() {
+        assert!(is_uuid4_parquet(
+            "ebd14beb-14cb-4bd3-a85a-202051dc5a71.parquet"
+        ));
+        assert!(!is_uuid4_parquet(
+            "ebd14beb-14cb-1bd3-a85a-202051dc5a71.parquet"
+        ));
+        assert!(!is_uuid4_parquet(
+            "data-ebd14beb-14cb-4bd3-a85a-202051dc5a71-0.parquet"
+        ));
+        assert!(!is_uuid4_parquet(
+            "ebd14beb-14cb-4bd3-a85a-202051dc5a71.orc"
+        ));
+    }
+
+    #[test]
+    fn pairings_parse() {
+        let p: RayPairing = "ray_checkpoint/ckpt_a=warehouse/db.db/events_a#id"
+            .parse()
+            .unwrap_or_else(|_| RayPairing {
+                checkpoint: String::new(),
+                table: String::new(),
+                id_column: None,
+            });
+        assert_eq!(p.checkpoint, "ray_checkpoint/ckpt_a");
+        assert_eq!(p.table, "warehouse/db.db/events_a");
+        assert_eq!(p.id_column.as_deref(), Some("id"));
+        assert_eq!(
+            p.to_string(),
+            "ray_checkpoint/ckpt_a=warehouse/db.db/events_a#id"
+        );
+        assert!("nothing".parse::<RayPairing>().is_err());
+        assert!("=t".parse::<RayPairing>().is_err());
+        assert!("c=".parse::<RayPairing>().is_err());
+        assert!("c=t#".parse::<RayPairing>().is_err());
+    }
+}

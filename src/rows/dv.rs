@@ -1,0 +1,350 @@
+//! Deletion vectors (`paimon-format.md` §1.8): which rows of a data file a deletion-vector index
+//! file marks deleted.
+//!
+//! An index file of type `DELETION_VECTORS` is `byte version = 1`, then per data file
+//! `int32 BE size` · `size bytes` · `int32 BE CRC32(bytes)`; the index manifest's
+//! `DeletionVectorMeta` gives each data file's offset (of the size field) and size. The bytes
+//! start with `int32 BE magic 1581511376` and hold a 32-bit RoaringBitmap in the portable
+//! serialization (Paimon's `BitmapDeletionVector`, `DeletionVector.read`). The 64-bit variant
+//! (`deletion-vectors.bitmap64`, magic `1681511377`) is refused as `unsupported`: callers then
+//! say the batch view is approximate.
+
+use crate::error::{Error, Result};
+
+/// `BitmapDeletionVector.MAGIC_NUMBER`.
+pub const BITMAP32_MAGIC: i32 = 1_581_511_376;
+/// The magic of 64-bit deletion vectors (`Bitmap64DeletionVector`).
+pub const BITMAP64_MAGIC: i32 = 1_681_511_377;
+
+const SERIAL_COOKIE_NO_RUNCONTAINER: u32 = 12346;
+const SERIAL_COOKIE: u32 = 12347;
+const NO_OFFSET_THRESHOLD: usize = 4;
+const ARRAY_MAX: usize = 4096;
+
+/// One 2^16 chunk of a roaring bitmap.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Container {
+    /// Sorted values.
+    Array(Vec<u16>),
+    /// 1024 words of 64 bits.
+    Bitmap(Vec<u64>),
+    /// (start, length - 1) runs.
+    Run(Vec<(u16, u16)>),
+}
+
+impl Container {
+    fn contains(&self, low: u16) -> bool {
+        match self {
+            Container::Array(v) => v.binary_search(&low).is_ok(),
+            Container::Bitmap(w) => w
+                .get(usize::from(low >> 6))
+                .is_some_and(|word| word & (1u64 << (low & 63)) != 0),
+            Container::Run(runs) => runs.iter().any(|&(start, len)| {
+                low >= start && u32::from(low) <= u32::from(start) + u32::from(len)
+            }),
+        }
+    }
+}
+
+/// A 32-bit roaring bitmap read from its portable serialization.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RoaringBitmap {
+    containers: Vec<(u16, Container)>,
+    cardinality: u64,
+}
+
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8]> {
+        let end = self
+            .pos
+            .checked_add(n)
+            .filter(|&e| e <= self.bytes.len())
+            .ok_or_else(|| {
+                Error::format(format!(
+                    "the roaring bitmap ends at byte {} but needs {n} more",
+                    self.bytes.len()
+                ))
+            })?;
+        let s = self.bytes.get(self.pos..end).unwrap_or(&[]);
+        self.pos = end;
+        Ok(s)
+    }
+
+    fn u16(&mut self) -> Result<u16> {
+        let b = self.take(2)?;
+        Ok(u16::from_le_bytes([
+            b.first().copied().unwrap_or(0),
+            b.get(1).copied().unwrap_or(0),
+        ]))
+    }
+
+    fn u32(&mut self) -> Result<u32> {
+        let b = self.take(4)?;
+        let mut a = [0u8; 4];
+        a.copy_from_slice(b);
+        Ok(u32::from_le_bytes(a))
+    }
+}
+
+impl RoaringBitmap {
+    /// Reads the portable serialization (`RoaringBitmap.serialize`, little-endian).
+    pub fn parse(bytes: &[u8]) -> Result<RoaringBitmap> {
+        let mut c = Cursor { bytes, pos: 0 };
+        let cookie = c.u32()?;
+        let (size, run_flags) = if cookie & 0xFFFF == SERIAL_COOKIE {
+            let size = (cookie >> 16) as usize + 1;
+            let flags = c.take(size.div_ceil(8))?.to_vec();
+            (size, Some(flags))
+        } else if cookie == SERIAL_COOKIE_NO_RUNCONTAINER {
+            let size = c.u32()? as usize;
+            if size > 1 << 16 {
+                return Err(Error::format(format!(
+                    "a 32-bit roaring bitmap has at most 65536 containers, this one claims {size}"
+                )));
+            }
+            (size, None)
+        } else {
+            return Err(Error::format(format!(
+                "not a portable roaring bitmap (cookie {cookie:#x})"
+            )));
+        };
+        let mut headers = Vec::with_capacity(size.min(1 << 16));
+        for _ in 0..size {
+            let key = c.u16()?;
+            let card = usize::from(c.u16()?) + 1;
+            headers.push((key, card));
+        }
+        if run_flags.is_none() || size >= NO_OFFSET_THRESHOLD {
+            c.take(size.saturating_mul(4))?; // container offsets: not needed reading in order
+        }
+        let mut out = RoaringBitmap::default();
+        let mut previous: Option<u16> = None;
+        for (i, (key, card)) in headers.into_iter().enumerate() {
+            if previous.is_some_and(|p| key <= p) {
+                return Err(Error::format("roaring container keys are not ascending"));
+            }
+            previous = Some(key);
+            let is_run = run_flags
+                .as_ref()
+                .and_then(|f| f.get(i / 8))
+                .is_some_and(|b| b & (1 << (i % 8)) != 0);
+            let container = if is_run {
+                let n = usize::from(c.u16()?);
+                let raw = c.take(n.saturating_mul(4))?;
+                let runs: Vec<(u16, u16)> = raw
+                    .chunks_exact(4)
+                    .filter_map(|r| match r {
+                        [a, b, c, d] => {
+                            Some((u16::from_le_bytes([*a, *b]), u16::from_le_bytes([*c, *d])))
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                Container::Run(runs)
+            } else if card > ARRAY_MAX {
+                let raw = c.take(8192)?;
+                Container::Bitmap(
+                    raw.chunks_exact(8)
+                        .map(|w| {
+                            let mut a = [0u8; 8];
+                            a.copy_from_slice(w);
+                            u64::from_le_bytes(a)
+                        })
+                        .collect(),
+                )
+            } else {
+                let raw = c.take(card * 2)?;
+                Container::Array(
+                    raw.chunks_exact(2)
+                        .filter_map(|v| match v {
+                            [a, b] => Some(u16::from_le_bytes([*a, *b])),
+                            _ => None,
+                        })
+                        .collect(),
+                )
+            };
+            out.cardinality += card as u64;
+            out.containers.push((key, container));
+        }
+        Ok(out)
+    }
+
+    /// Whether `v` is in the bitmap.
+    pub fn contains(&self, v: u32) -> bool {
+        let high = (v >> 16) as u16;
+        let low = (v & 0xFFFF) as u16;
+        self.containers
+            .binary_search_by_key(&high, |(k, _)| *k)
+            .ok()
+            .and_then(|i| self.containers.get(i))
+            .is_some_and(|(_, c)| c.contains(low))
+    }
+
+    /// The number of values, as the container headers declare it.
+    pub fn cardinality(&self) -> u64 {
+        self.cardinality
+    }
+}
+
+/// Reads the deletion vector stored at `offset` (the size field) with `length` bytes in a
+/// deletion-vector index file: checks the size, the magic and the CRC.
+pub fn read_deletion_vector(file: &[u8], offset: i64, length: i64) -> Result<RoaringBitmap> {
+    let start = usize::try_from(offset)
+        .map_err(|_| Error::format(format!("deletion vector offset {offset} is negative")))?;
+    let len = usize::try_from(length)
+        .map_err(|_| Error::format(format!("deletion vector length {length} is negative")))?;
+    let field = |at: usize| -> Result<i32> {
+        let b = at
+            .checked_add(4)
+            .and_then(|end| file.get(at..end))
+            .ok_or_else(|| {
+                Error::format(format!(
+                    "the deletion vector at {offset} (+{length}) lies outside the {}-byte index file",
+                    file.len()
+                ))
+            })?;
+        let mut a = [0u8; 4];
+        a.copy_from_slice(b);
+        Ok(i32::from_be_bytes(a))
+    };
+    let size = field(start)?;
+    if i64::from(size) != length {
+        return Err(Error::format(format!(
+            "the deletion vector at {offset} is {size} bytes, the index manifest says {length}"
+        )));
+    }
+    let body_start = start + 4;
+    let body = body_start
+        .checked_add(len)
+        .and_then(|end| file.get(body_start..end))
+        .ok_or_else(|| Error::format("the deletion vector runs past the end of its index file"))?;
+    if let Ok(crc) = field(body_start + len) {
+        if crc as u32 != crc32fast::hash(body) {
+            return Err(Error::format(format!(
+                "the deletion vector at {offset} fails its CRC check"
+            )));
+        }
+    }
+    let magic = field(body_start)?;
+    match magic {
+        BITMAP32_MAGIC => RoaringBitmap::parse(body.get(4..).unwrap_or(&[])),
+        BITMAP64_MAGIC => Err(Error::unsupported(
+            "64-bit deletion vectors (deletion-vectors.bitmap64) are not read",
+        )),
+        other => {
+            // The 64-bit vector writes its magic little-endian.
+            if other.swap_bytes() == BITMAP64_MAGIC {
+                Err(Error::unsupported(
+                    "64-bit deletion vectors (deletion-vectors.bitmap64) are not read",
+                ))
+            } else {
+                Err(Error::format(format!(
+                    "invalid deletion vector magic number {other}"
+                )))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::indexing_slicing, clippy::unwrap_used)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A portable roaring bitmap without run containers: array containers only.
+    pub(crate) fn portable_array(values: &[u32]) -> Vec<u8> {
+        let mut groups: Vec<(u16, Vec<u16>)> = Vec::new();
+        for &v in values {
+            let (hi, lo) = ((v >> 16) as u16, (v & 0xFFFF) as u16);
+            match groups.last_mut() {
+                Some((k, g)) if *k == hi => g.push(lo),
+                _ => groups.push((hi, vec![lo])),
+            }
+        }
+        let mut out = Vec::new();
+        out.extend_from_slice(&SERIAL_COOKIE_NO_RUNCONTAINER.to_le_bytes());
+        out.extend_from_slice(&(groups.len() as u32).to_le_bytes());
+        for (k, g) in &groups {
+            out.extend_from_slice(&k.to_le_bytes());
+            out.extend_from_slice(&((g.len() - 1) as u16).to_le_bytes());
+        }
+        let mut offset = out.len() + 4 * groups.len();
+        for (_, g) in &groups {
+            out.extend_from_slice(&(offset as u32).to_le_bytes());
+            offset += 2 * g.len();
+        }
+        for (_, g) in &groups {
+            for v in g {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        out
+    }
+
+    /// A deletion-vector index file holding one vector; returns (file, offset, length).
+    pub(crate) fn index_file(values: &[u32]) -> (Vec<u8>, i64, i64) {
+        let mut body = BITMAP32_MAGIC.to_be_bytes().to_vec();
+        body.extend(portable_array(values));
+        let mut file = vec![1u8];
+        let offset = file.len() as i64;
+        file.extend_from_slice(&(body.len() as i32).to_be_bytes());
+        file.extend_from_slice(&body);
+        file.extend_from_slice(&crc32fast::hash(&body).to_be_bytes());
+        (file, offset, body.len() as i64)
+    }
+
+    #[test]
+    fn array_containers() {
+        let bm = RoaringBitmap::parse(&portable_array(&[0, 3, 70_000])).unwrap();
+        assert!(bm.contains(0) && bm.contains(3) && bm.contains(70_000));
+        assert!(!bm.contains(1) && !bm.contains(65_536 + 3));
+        assert_eq!(bm.cardinality(), 3);
+    }
+
+    #[test]
+    fn run_and_bitmap_containers() {
+        // Two containers: key 0 a run [10, 14], key 1 a bitmap with 5000 values (0..5000).
+        let mut out = Vec::new();
+        out.extend_from_slice(&(SERIAL_COOKIE | (1 << 16)).to_le_bytes()); // size 2
+        out.push(0b01); // container 0 is a run container
+        out.extend_from_slice(&0u16.to_le_bytes());
+        out.extend_from_slice(&4u16.to_le_bytes()); // cardinality 5
+        out.extend_from_slice(&1u16.to_le_bytes());
+        out.extend_from_slice(&4999u16.to_le_bytes()); // cardinality 5000
+                                                       // size < 4 with runs: no offsets
+        out.extend_from_slice(&1u16.to_le_bytes()); // one run
+        out.extend_from_slice(&10u16.to_le_bytes());
+        out.extend_from_slice(&4u16.to_le_bytes());
+        let mut words = [0u64; 1024];
+        for v in 0..5000usize {
+            words[v / 64] |= 1 << (v % 64);
+        }
+        for w in words {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        let bm = RoaringBitmap::parse(&out).unwrap();
+        assert!(bm.contains(10) && bm.contains(14) && !bm.contains(15) && !bm.contains(9));
+        assert!(bm.contains(65_536) && bm.contains(65_536 + 4999) && !bm.contains(65_536 + 5000));
+        assert_eq!(bm.cardinality(), 5005);
+    }
+
+    #[test]
+    fn deletion_vector_framing() {
+        let (file, offset, length) = index_file(&[1, 2]);
+        let dv = read_deletion_vector(&file, offset, length).unwrap();
+        assert!(dv.contains(1) && dv.contains(2) && !dv.contains(0));
+        assert!(read_deletion_vector(&file, offset, length + 1).is_err());
+        let mut bad = file.clone();
+        let last = bad.len() - 6;
+        bad[last] ^= 0xFF;
+        assert!(read_deletion_vector(&bad, offset, length).is_err());
+        assert!(read_deletion_vector(&file, 1000, length).is_err());
+        assert!(RoaringBitmap::parse(&[1, 2, 3]).is_err());
+        assert!(RoaringBitmap::parse(&[0x3a, 0x30, 0, 0, 0xff, 0xff, 0xff, 0x7f]).is_err());
+    }
+}

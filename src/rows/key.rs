@@ -1,0 +1,127 @@
+//! Keys: Parquet [`Value`]s with a total order, so rows can be grouped, sorted and looked up
+//! deterministically (`BTreeMap`, `BTreeSet`).
+
+use std::cmp::Ordering;
+
+use crate::parquet::Value;
+
+/// A tuple of values (a primary key, an id, a whole row) with a total order: nulls first, then
+/// booleans, numbers (integers and floats compared by value), text, bytes.
+#[derive(Debug, Clone)]
+pub struct Key(pub Vec<Value>);
+
+impl Key {
+    /// A key of one value.
+    pub fn one(v: Value) -> Key {
+        Key(vec![v])
+    }
+
+    /// The integer, when the key is one integer.
+    pub fn as_int(&self) -> Option<i64> {
+        match self.0.as_slice() {
+            [Value::Int(v)] => Some(*v),
+            _ => None,
+        }
+    }
+}
+
+fn rank(v: &Value) -> u8 {
+    match v {
+        Value::Null => 0,
+        Value::Bool(_) => 1,
+        Value::Int(_) | Value::Float(_) | Value::Double(_) => 2,
+        Value::Str(_) => 3,
+        Value::Bytes(_) | Value::FixedBytes(_) => 4,
+    }
+}
+
+/// The total order of two values.
+pub fn cmp_value(a: &Value, b: &Value) -> Ordering {
+    match (a, b) {
+        (Value::Null, Value::Null) => Ordering::Equal,
+        (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
+        (Value::Int(x), Value::Int(y)) => x.cmp(y),
+        (Value::Str(x), Value::Str(y)) => x.cmp(y),
+        (Value::Bytes(x) | Value::FixedBytes(x), Value::Bytes(y) | Value::FixedBytes(y)) => {
+            x.cmp(y)
+        }
+        (x, y) if rank(x) == 2 && rank(y) == 2 => {
+            let fx = x.as_f64().unwrap_or(0.0);
+            let fy = y.as_f64().unwrap_or(0.0);
+            fx.total_cmp(&fy)
+        }
+        (x, y) => rank(x).cmp(&rank(y)),
+    }
+}
+
+impl PartialEq for Key {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Key {}
+
+impl PartialOrd for Key {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Key {
+    fn cmp(&self, other: &Self) -> Ordering {
+        for (a, b) in self.0.iter().zip(other.0.iter()) {
+            let c = cmp_value(a, b);
+            if c != Ordering::Equal {
+                return c;
+            }
+        }
+        self.0.len().cmp(&other.0.len())
+    }
+}
+
+/// Inclusive ranges of consecutive integers (`[[0, 74], [80, 80]]`), from sorted integers.
+pub fn int_ranges(sorted: impl IntoIterator<Item = i64>) -> Vec<(i64, i64)> {
+    let mut out: Vec<(i64, i64)> = Vec::new();
+    for v in sorted {
+        match out.last_mut() {
+            Some(last) if last.1.checked_add(1) == Some(v) => last.1 = v,
+            Some(last) if last.1 == v => {}
+            _ => out.push((v, v)),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    #[test]
+    fn keys_order_totally() {
+        let mut keys = [
+            Key::one(Value::Str(Arc::from("b"))),
+            Key::one(Value::Int(3)),
+            Key::one(Value::Null),
+            Key::one(Value::Double(2.5)),
+            Key::one(Value::Int(-1)),
+            Key::one(Value::Str(Arc::from("a"))),
+        ];
+        keys.sort();
+        let shown: Vec<String> = keys.iter().map(|k| k.0[0].render(None)).collect();
+        assert_eq!(shown, ["null", "-1", "2.5", "3", "a", "b"]);
+        assert_eq!(Key::one(Value::Int(2)), Key::one(Value::Double(2.0)));
+    }
+
+    #[test]
+    fn ranges_of_consecutive_integers() {
+        assert_eq!(int_ranges([0, 1, 2, 5, 6, 9]), vec![(0, 2), (5, 6), (9, 9)]);
+        assert_eq!(int_ranges([7, 7, 8]), vec![(7, 8)]);
+        assert_eq!(
+            int_ranges([i64::MAX - 1, i64::MAX]),
+            vec![(i64::MAX - 1, i64::MAX)]
+        );
+        assert!(int_ranges([]).is_empty());
+    }
+}

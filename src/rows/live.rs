@@ -1,0 +1,359 @@
+//! The batch view of a table's latest snapshot: its live files (optionally only some bucket
+//! directories), their deletion vectors, and the records they hold for the keys asked for.
+//!
+//! What a Paimon batch read does (`DataTableBatchScan`, `MergeFileSplitRead`): a primary-key
+//! table merges the records of a bucket's live files by key ([`super::merge`]); with deletion
+//! vectors (or `first-row`) it skips level-0 files (`batchScanSkipLevel0`: they become visible
+//! when compacted) and drops the rows their deletion vectors mark. An append table returns every
+//! row of every live file, minus deleted rows. Whatever cannot be reproduced (a file missing
+//! from the artifact or unreadable, a 64-bit deletion vector, too many files) becomes a note and
+//! makes the view approximate.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+use crate::paimon::avro::AvroSchemaCache;
+use crate::paimon::index_manifest::read_index_manifest;
+use crate::parquet::{LogicalType, Value};
+use crate::source::Artifact;
+use crate::timeline::files::{entry_dir, BranchFiles, EntryRef, RootFiles};
+use crate::timeline::Timeline;
+use crate::warehouse::join;
+
+use super::dv::{read_deletion_vector, RoaringBitmap};
+use super::merge::{merge_key, Candidate, MergeEngine};
+use super::read::{read_artifact_file, ReadSpec};
+use super::{Key, MAX_LIVE_FILES};
+
+/// One table (or branch) whose rows are read.
+#[derive(Clone, Copy)]
+pub struct TableRef<'a> {
+    /// The artifact.
+    pub artifact: &'a Artifact,
+    /// The timeline.
+    pub timeline: &'a Timeline,
+    /// The root's file graph.
+    pub root: &'a RootFiles,
+    /// The branch's files.
+    pub branch: &'a BranchFiles,
+}
+
+impl TableRef<'_> {
+    /// Whether the table has a primary key.
+    pub fn has_primary_key(&self) -> bool {
+        self.timeline
+            .latest_schema()
+            .is_some_and(|s| !s.primary_keys.is_empty())
+    }
+
+    /// The artifact path of a file in a bucket directory, if present.
+    pub fn file_path(&self, e: &EntryRef) -> Option<String> {
+        let dir = entry_dir(self.root, &self.timeline.location.root, e)?;
+        Some(join(
+            &self.timeline.location.root,
+            &join(&dir, &e.file.file_name),
+        ))
+    }
+
+    /// The bucket directory (relative to the table root) of a file, if present.
+    pub fn file_dir(&self, e: &EntryRef) -> Option<String> {
+        entry_dir(self.root, &self.timeline.location.root, e)
+    }
+}
+
+/// The records of the live files, grouped by bucket directory and key.
+#[derive(Debug, Default)]
+pub struct View {
+    /// The snapshot viewed.
+    pub snapshot: Option<i64>,
+    /// (bucket directory, key) → the records of that key in the live files.
+    pub records: BTreeMap<(String, Key), Vec<Candidate<Vec<Value>>>>,
+    /// Key column names.
+    pub key_names: Vec<String>,
+    /// Their logical types.
+    pub key_types: Vec<Option<LogicalType>>,
+    /// Value column names (of the first file read).
+    pub value_names: Vec<String>,
+    /// Their logical types.
+    pub value_types: Vec<Option<LogicalType>>,
+    /// Whether the view reproduces Paimon's batch read exactly.
+    pub exact: bool,
+    /// What made it approximate, and other facts worth saying.
+    pub notes: Vec<String>,
+    /// Live files read.
+    pub files_read: usize,
+    /// Whether deletion vectors were applied.
+    pub deletion_vectors: bool,
+}
+
+/// A merged key of the view.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MergedRow {
+    /// The row a batch read returns, `None` if the key is absent.
+    pub row: Option<Vec<Value>>,
+    /// Whether the last record is a retraction (the key was deleted).
+    pub deleted: bool,
+    /// Whether a sequence-number tie decided it.
+    pub tie: bool,
+}
+
+impl View {
+    /// Merges every key (primary-key tables).
+    pub fn merged(&self, engine: &MergeEngine) -> BTreeMap<(String, Key), MergedRow> {
+        self.records
+            .iter()
+            .map(|(k, cands)| {
+                let m = merge_key(cands, engine);
+                (
+                    k.clone(),
+                    MergedRow {
+                        row: m.winner.map(|c| c.row.clone()),
+                        deleted: m.decided_by.is_some_and(|c| !c.kind.is_add()),
+                        tie: m.tie,
+                    },
+                )
+            })
+            .collect()
+    }
+}
+
+/// Reads the latest snapshot's live files in `dirs` (all if `None`), keeping the records whose
+/// (directory, key) `keep` accepts.
+pub fn read_view(
+    t: &TableRef<'_>,
+    dirs: Option<&BTreeSet<String>>,
+    spec: &ReadSpec,
+    keep: &dyn Fn(&str, &Key) -> bool,
+) -> View {
+    let mut view = View {
+        snapshot: t.timeline.latest(),
+        exact: true,
+        ..View::default()
+    };
+    let Some(live) = t.branch.live_latest.as_ref() else {
+        view.exact = false;
+        view.notes.push(format!(
+            "the file list of the latest snapshot{} could not be read: no batch view",
+            view.snapshot.map(|s| format!(" ({s})")).unwrap_or_default()
+        ));
+        return view;
+    };
+    let pk = t.has_primary_key();
+    let options = &t.timeline.options;
+    let first_row = t
+        .timeline
+        .latest_schema()
+        .is_some_and(|s| MergeEngine::from_options(&s.options) == MergeEngine::FirstRow);
+    let skip_level0 = pk && (options.deletion_vectors || first_row);
+
+    // The live files in the directories asked for, ordered by bucket and age.
+    let mut files: Vec<(String, &EntryRef)> = Vec::new();
+    let mut skipped_level0 = 0usize;
+    for e in live {
+        let Some(dir) = t.file_dir(e) else {
+            if dirs.is_none() {
+                view.exact = false;
+                view.notes.push(format!(
+                    "bucket-{}/{} is live in snapshot {} but not in the artifact",
+                    e.bucket,
+                    e.file.file_name,
+                    view.snapshot.unwrap_or(0)
+                ));
+            }
+            continue;
+        };
+        if dirs.is_some_and(|d| !d.contains(&dir)) {
+            continue;
+        }
+        if skip_level0 && e.file.level == 0 {
+            skipped_level0 += 1;
+            continue;
+        }
+        files.push((dir, e));
+    }
+    if let Some(d) = dirs {
+        // Live files of these buckets missing from the artifact.
+        for e in live {
+            if t.file_dir(e).is_none()
+                && d.iter()
+                    .any(|dir| dir.ends_with(&format!("bucket-{}", e.bucket)))
+            {
+                view.exact = false;
+                view.notes.push(format!(
+                    "bucket-{}/{} is live in snapshot {} but not in the artifact",
+                    e.bucket,
+                    e.file.file_name,
+                    view.snapshot.unwrap_or(0)
+                ));
+            }
+        }
+    }
+    if skipped_level0 > 0 {
+        view.notes.push(format!(
+            "{skipped_level0} level-0 file{} not read: with {} a batch read skips level 0 until compaction",
+            if skipped_level0 == 1 { "" } else { "s" },
+            if options.deletion_vectors { "deletion vectors" } else { "merge-engine first-row" }
+        ));
+    }
+    files.sort_by(|a, b| {
+        (&a.0, a.1.file.max_sequence_number, &a.1.file.file_name).cmp(&(
+            &b.0,
+            b.1.file.max_sequence_number,
+            &b.1.file.file_name,
+        ))
+    });
+    if files.len() > MAX_LIVE_FILES {
+        view.exact = false;
+        view.notes.push(format!(
+            "{} live files: only the first {MAX_LIVE_FILES} were read",
+            files.len()
+        ));
+        files.truncate(MAX_LIVE_FILES);
+    }
+
+    let names: HashSet<&str> = files
+        .iter()
+        .map(|(_, e)| e.file.file_name.as_str())
+        .collect();
+    let dvs = deletion_vectors(t, &names, &mut view);
+
+    for (order, (dir, e)) in files.iter().enumerate() {
+        let Some(path) = t.file_path(e) else {
+            continue;
+        };
+        let rows = match read_artifact_file(t.artifact, &path, spec, &|k| keep(dir, k)) {
+            Ok(r) => r,
+            Err(err) => {
+                view.exact = false;
+                view.notes.push(format!(
+                    "{dir}/{} could not be read: {}",
+                    e.file.file_name,
+                    err.problem()
+                ));
+                continue;
+            }
+        };
+        view.files_read += 1;
+        if view.key_names.is_empty() {
+            view.key_names = rows.key_names.clone();
+            view.key_types = rows.key_types.clone();
+        }
+        if view.value_names.is_empty() {
+            view.value_names = rows.value_names.clone();
+            view.value_types = rows.value_types.clone();
+        }
+        let dv = dvs.get(e.file.file_name.as_str());
+        for r in rows.records {
+            if dv.is_some_and(|d| u32::try_from(r.position).is_ok_and(|p| d.contains(p))) {
+                continue;
+            }
+            view.records
+                .entry((dir.clone(), r.key))
+                .or_default()
+                .push(Candidate {
+                    seq: r.seq,
+                    kind: r.kind,
+                    level: e.file.level,
+                    file_order: order,
+                    row: r.values,
+                });
+        }
+    }
+    view
+}
+
+/// The deletion vectors of the latest snapshot for the files `names`.
+fn deletion_vectors(
+    t: &TableRef<'_>,
+    names: &HashSet<&str>,
+    view: &mut View,
+) -> HashMap<String, RoaringBitmap> {
+    let mut out = HashMap::new();
+    let Some(latest) = t.timeline.snapshots.values().next_back() else {
+        return out;
+    };
+    let Some(im) = latest.snapshot.index_manifest.as_deref() else {
+        return out;
+    };
+    let root = &t.timeline.location.root;
+    let path = join(root, &format!("manifest/{im}"));
+    let limits = t.artifact.limits();
+    let entries = match t
+        .artifact
+        .read(&path, limits.max_entry_bytes)
+        .and_then(|b| read_index_manifest(&b, &mut AvroSchemaCache::new(), limits))
+    {
+        Ok(e) => e,
+        Err(err) => {
+            if t.timeline.options.deletion_vectors {
+                view.exact = false;
+                view.notes.push(format!(
+                    "the index manifest {im} could not be read ({}): deletion vectors not applied",
+                    err.problem()
+                ));
+            }
+            return out;
+        }
+    };
+    for entry in entries
+        .iter()
+        .filter(|e| e.index_type == "DELETION_VECTORS")
+    {
+        let Some(ranges) = &entry.deletion_vector_ranges else {
+            continue;
+        };
+        let needed: Vec<_> = ranges
+            .iter()
+            .filter(|r| names.contains(r.data_file.as_str()))
+            .collect();
+        if needed.is_empty() {
+            continue;
+        }
+        view.deletion_vectors = true;
+        let in_index = join(root, &format!("index/{}", entry.file_name));
+        let file_path = if t.artifact.get(&in_index).is_some() {
+            Some(in_index)
+        } else {
+            t.root
+                .data_files_by_name
+                .get(&entry.file_name)
+                .and_then(|p| p.first().cloned())
+        };
+        let bytes = match file_path.map(|p| t.artifact.read(&p, limits.max_entry_bytes)) {
+            Some(Ok(b)) => b,
+            Some(Err(err)) => {
+                view.exact = false;
+                view.notes.push(format!(
+                    "deletion-vector file {} could not be read ({}): rows it deletes are shown",
+                    entry.file_name,
+                    err.problem()
+                ));
+                continue;
+            }
+            None => {
+                view.exact = false;
+                view.notes.push(format!(
+                    "deletion-vector file {} is not in the artifact: rows it deletes are shown",
+                    entry.file_name
+                ));
+                continue;
+            }
+        };
+        for r in needed {
+            match read_deletion_vector(&bytes, r.offset, r.length) {
+                Ok(bm) => {
+                    out.insert(r.data_file.clone(), bm);
+                }
+                Err(err) => {
+                    view.exact = false;
+                    view.notes.push(format!(
+                        "the deletion vector of {} in {} could not be read ({}): rows it deletes are shown",
+                        r.data_file,
+                        entry.file_name,
+                        err.problem()
+                    ));
+                }
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,243 @@
+//! The per-key evidence of a `lost-changelog` finding, in the style of seed 001 ("fresh batch
+//! values [20], incremental changelog []"): for each key of the commit's orphan changelog files,
+//!
+//! * `lost`: the changelog rows that were written but never committed (kind, row, file);
+//! * `delivered`: what committed changelog after the lost snapshot delivered for that key, and
+//!   in which snapshot (a later compaction of the bucket, if any);
+//! * `batch`: what a batch read of the latest snapshot returns for it (merge-on-read of the
+//!   bucket's live files, deletion vectors honoured; `null` when the key is absent).
+//!
+//! The JSON (`rows` on the finding, `design.md`):
+//! `{"keys": [{"bucket", "key", "batch", "delivered": [{"snapshot", "kind", "row"}],
+//! "lost": [{"kind", "row", "file"}]}], "omitted", "batchSnapshot", "batchExact", "notes",
+//! "files"}`. Keys are sorted by bucket directory then key; at most [`MAX_KEYS`] are shown, the
+//! rest counted in `omitted`.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{json, Value as J};
+
+use crate::warehouse::{join, split_parent};
+
+use super::live::{read_view, TableRef};
+use super::merge::MergeEngine;
+use super::read::{object, read_artifact_file, KeyColumns, ReadSpec};
+use super::{Key, RowKind, MAX_DELIVERED_FILES, MAX_KEYS, MAX_RECORDS_PER_KEY};
+
+#[derive(Default)]
+struct KeyEvidence {
+    key: J,
+    lost: Vec<(i64, RowKind, J, String)>,
+    delivered: Vec<(i64, i64, RowKind, J)>,
+    delivered_more: usize,
+}
+
+/// Whether a file name is a changelog file of a table with this changelog prefix.
+pub fn is_changelog_file(name: &str, prefix: &str) -> bool {
+    name.starts_with(prefix) || name.starts_with("compacted-changelog-")
+}
+
+/// Builds the `rows` of a lost-changelog finding about `snapshot` whose orphan files are
+/// `files` (relative to the table root). `None` when none of them is a changelog file.
+pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) -> Option<J> {
+    let root = &t.timeline.location.root;
+    let prefix = t.timeline.options.changelog_file_prefix.as_str();
+    let changelog: Vec<&String> = files
+        .iter()
+        .filter(|f| {
+            let (dir, name) = split_parent(f);
+            !dir.is_empty() && is_changelog_name_in_bucket(dir) && is_changelog_file(name, prefix)
+        })
+        .collect();
+    if changelog.is_empty() {
+        return None;
+    }
+    let spec = ReadSpec {
+        keys: KeyColumns::Primary,
+        values: true,
+    };
+    let mut notes: Vec<String> = Vec::new();
+    let mut read_files: Vec<String> = Vec::new();
+    let mut all_keys: BTreeSet<(String, Key)> = BTreeSet::new();
+    let mut shown: BTreeMap<(String, Key), KeyEvidence> = BTreeMap::new();
+
+    for rel in &changelog {
+        let (dir, _) = split_parent(rel);
+        let path = join(root, rel);
+        let rows = match read_artifact_file(t.artifact, &path, &spec, &|_| true) {
+            Ok(r) => r,
+            Err(e) => {
+                notes.push(format!("{rel} could not be read: {}", e.problem()));
+                continue;
+            }
+        };
+        read_files.push((*rel).clone());
+        for r in &rows.records {
+            let k = (dir.to_string(), r.key.clone());
+            all_keys.insert(k.clone());
+            let at_cap = shown.len() >= MAX_KEYS;
+            let beyond = at_cap && shown.keys().next_back().is_some_and(|last| &k > last);
+            if beyond {
+                continue;
+            }
+            let ev = shown.entry(k).or_insert_with(|| KeyEvidence {
+                key: rows.key_json(&r.key),
+                ..KeyEvidence::default()
+            });
+            ev.lost
+                .push((r.seq, r.kind, rows.row_json(&r.values), (*rel).clone()));
+            while shown.len() > MAX_KEYS {
+                shown.pop_last();
+            }
+        }
+    }
+    let omitted = all_keys.len().saturating_sub(shown.len());
+    drop(all_keys);
+
+    let wanted_dirs: BTreeSet<String> = shown.keys().map(|(d, _)| d.clone()).collect();
+    let wanted: BTreeSet<(String, Key)> = shown.keys().cloned().collect();
+
+    // What committed changelog after the lost snapshot delivered for these keys.
+    let mut later: Vec<(i64, String, String)> = Vec::new();
+    for (id, sf) in t.branch.snapshots.range(snapshot.saturating_add(1)..) {
+        for e in &sf.changelog {
+            let Some(dir) = t.file_dir(e) else {
+                if e.file.external_path.is_none()
+                    && wanted_dirs
+                        .iter()
+                        .any(|d| d.ends_with(&format!("bucket-{}", e.bucket)))
+                {
+                    notes.push(format!(
+                        "changelog file {} of snapshot {id} is not in the artifact",
+                        e.file.file_name
+                    ));
+                }
+                continue;
+            };
+            if wanted_dirs.contains(&dir) {
+                if let Some(p) = t.file_path(e) {
+                    later.push((*id, dir, p));
+                }
+            }
+        }
+    }
+    if later.len() > MAX_DELIVERED_FILES {
+        let last = later.get(MAX_DELIVERED_FILES - 1).map_or(snapshot, |l| l.0);
+        notes.push(format!(
+            "{} later changelog files in these buckets: only the first {MAX_DELIVERED_FILES} (up to snapshot {last}) were read",
+            later.len()
+        ));
+        later.truncate(MAX_DELIVERED_FILES);
+    }
+    for (id, dir, path) in &later {
+        let keep = |k: &Key| wanted.contains(&(dir.clone(), k.clone()));
+        let rows = match read_artifact_file(t.artifact, path, &spec, &keep) {
+            Ok(r) => r,
+            Err(e) => {
+                notes.push(format!(
+                    "changelog of snapshot {id} {} could not be read: {}",
+                    split_parent(path).1,
+                    e.problem()
+                ));
+                continue;
+            }
+        };
+        for r in &rows.records {
+            if let Some(ev) = shown.get_mut(&(dir.clone(), r.key.clone())) {
+                if ev.delivered.len() < MAX_RECORDS_PER_KEY {
+                    ev.delivered
+                        .push((*id, r.seq, r.kind, rows.row_json(&r.values)));
+                } else {
+                    ev.delivered_more += 1;
+                }
+            }
+        }
+    }
+
+    // The batch view now.
+    let engine = t
+        .timeline
+        .latest_schema()
+        .map(|s| MergeEngine::from_options(&s.options))
+        .unwrap_or(MergeEngine::Deduplicate {
+            ignore_delete: false,
+        });
+    let view = read_view(t, Some(&wanted_dirs), &spec, &|dir, k| {
+        wanted.contains(&(dir.to_string(), k.clone()))
+    });
+    let merged = view.merged(&engine);
+    let mut exact = view.exact;
+    notes.extend(view.notes.iter().cloned());
+    if let MergeEngine::Other(name) = &engine {
+        exact = false;
+        notes.push(format!(
+            "merge-engine {name} combines records: the batch value shown is the latest record, not the combined one"
+        ));
+    }
+    if let Some(field) = t
+        .timeline
+        .latest_schema()
+        .and_then(|s| s.options.get("sequence.field"))
+    {
+        exact = false;
+        notes.push(format!(
+            "sequence.field = {field}: records are ordered by it, not by _SEQUENCE_NUMBER as here"
+        ));
+    }
+    if view.deletion_vectors {
+        notes.push("deletion vectors applied".to_string());
+    }
+
+    let mut keys = Vec::with_capacity(shown.len());
+    for ((dir, key), mut ev) in shown {
+        ev.lost.sort_by_key(|l| l.0);
+        ev.delivered.sort_by_key(|d| (d.0, d.1));
+        let m = merged.get(&(dir.clone(), key));
+        let batch = m
+            .and_then(|m| m.row.as_ref())
+            .map(|row| object(&view.value_names, &view.value_types, row))
+            .unwrap_or(J::Null);
+        let mut entry = json!({
+            "bucket": dir,
+            "key": ev.key,
+            "batch": batch,
+            "delivered": ev.delivered.iter().map(|(s, _, k, row)| json!({
+                "snapshot": s, "kind": k.as_str(), "row": row
+            })).collect::<Vec<_>>(),
+            "lost": ev.lost.iter().take(MAX_RECORDS_PER_KEY).map(|(_, k, row, file)| json!({
+                "kind": k.as_str(), "row": row, "file": file
+            })).collect::<Vec<_>>(),
+        });
+        if let Some(obj) = entry.as_object_mut() {
+            if m.is_some_and(|m| m.deleted) {
+                obj.insert("batchDeleted".into(), J::Bool(true));
+            }
+            if m.is_some_and(|m| m.tie) {
+                obj.insert("tie".into(), J::Bool(true));
+            }
+            if ev.delivered_more > 0 {
+                obj.insert("deliveredOmitted".into(), J::from(ev.delivered_more));
+            }
+            if ev.lost.len() > MAX_RECORDS_PER_KEY {
+                obj.insert(
+                    "lostOmitted".into(),
+                    J::from(ev.lost.len() - MAX_RECORDS_PER_KEY),
+                );
+            }
+        }
+        keys.push(entry);
+    }
+    Some(json!({
+        "keys": keys,
+        "omitted": omitted,
+        "batchSnapshot": view.snapshot,
+        "batchExact": exact,
+        "notes": notes,
+        "files": read_files,
+    }))
+}
+
+/// Whether a directory (relative to the table root) is a bucket directory.
+fn is_changelog_name_in_bucket(dir: &str) -> bool {
+    split_parent(dir).1.starts_with("bucket-")
+}

@@ -1,0 +1,205 @@
+//! Plain-text cells of row-level evidence, shared by the Markdown and text reports (which
+//! escape them for their medium).
+
+use serde_json::Value as J;
+
+/// One key of a lost-changelog `rows` section, as text cells.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LostKeyCells {
+    /// The bucket directory.
+    pub bucket: String,
+    /// `id=5`.
+    pub key: String,
+    /// `v=r5`, or `absent` / `deleted`.
+    pub batch: String,
+    /// `snapshot 9: -U v=r3, +U v=r5`, or `nothing`.
+    pub delivered: String,
+    /// `-U v=r3, +U v=r4`.
+    pub lost: String,
+}
+
+/// A JSON scalar as text (strings without quotes).
+pub fn scalar(v: &J) -> String {
+    match v {
+        J::String(s) => s.clone(),
+        J::Null => "null".to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// `a=1, b=x` of an object, leaving out the fields in `skip` (unless nothing would be left).
+fn fields(row: &J, skip: &[&str]) -> String {
+    let Some(obj) = row.as_object() else {
+        return scalar(row);
+    };
+    let shown: Vec<String> = obj
+        .iter()
+        .filter(|(k, _)| !skip.contains(&k.as_str()))
+        .map(|(k, v)| format!("{k}={}", scalar(v)))
+        .collect();
+    if shown.is_empty() {
+        obj.iter()
+            .map(|(k, v)| format!("{k}={}", scalar(v)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    } else {
+        shown.join(", ")
+    }
+}
+
+/// The cells of one entry of `rows.keys`.
+pub fn lost_key_cells(entry: &J) -> LostKeyCells {
+    let key = entry.get("key").cloned().unwrap_or(J::Null);
+    let key_fields: Vec<&str> = key
+        .as_object()
+        .map(|o| o.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    let batch = match entry.get("batch") {
+        Some(J::Null) | None => {
+            if entry.get("batchDeleted").and_then(J::as_bool) == Some(true) {
+                "deleted".to_string()
+            } else {
+                "absent".to_string()
+            }
+        }
+        Some(row) => fields(row, &key_fields),
+    };
+    let tie = if entry.get("tie").and_then(J::as_bool) == Some(true) {
+        " (sequence-number tie)"
+    } else {
+        ""
+    };
+    let mut delivered: Vec<String> = Vec::new();
+    let mut last_snapshot = None;
+    for d in entry
+        .get("delivered")
+        .and_then(J::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or(&[])
+    {
+        let s = d.get("snapshot").and_then(J::as_i64);
+        let kind = d.get("kind").map(scalar).unwrap_or_default();
+        let row = d
+            .get("row")
+            .map(|r| fields(r, &key_fields))
+            .unwrap_or_default();
+        if s != last_snapshot {
+            delivered.push(format!(
+                "snapshot {}: {kind} {row}",
+                s.map_or("?".to_string(), |s| s.to_string())
+            ));
+            last_snapshot = s;
+        } else if let Some(last) = delivered.last_mut() {
+            last.push_str(&format!(", {kind} {row}"));
+        }
+    }
+    if let Some(n) = entry.get("deliveredOmitted").and_then(J::as_u64) {
+        delivered.push(format!("… {n} more"));
+    }
+    let mut lost: Vec<String> = entry
+        .get("lost")
+        .and_then(J::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or(&[])
+        .iter()
+        .map(|l| {
+            format!(
+                "{} {}",
+                l.get("kind").map(scalar).unwrap_or_default(),
+                l.get("row")
+                    .map(|r| fields(r, &key_fields))
+                    .unwrap_or_default()
+            )
+        })
+        .collect();
+    if let Some(n) = entry.get("lostOmitted").and_then(J::as_u64) {
+        lost.push(format!("… {n} more"));
+    }
+    LostKeyCells {
+        bucket: entry.get("bucket").map(scalar).unwrap_or_default(),
+        key: fields(&key, &[]),
+        batch: format!("{batch}{tie}"),
+        delivered: if delivered.is_empty() {
+            "nothing".to_string()
+        } else {
+            delivered.join("; ")
+        },
+        lost: lost.join(", "),
+    }
+}
+
+/// The summary line of a lost-changelog `rows` section.
+pub fn lost_summary(rows: &J) -> String {
+    let shown = rows.get("keys").and_then(J::as_array).map_or(0, Vec::len);
+    let omitted = rows.get("omitted").and_then(J::as_u64).unwrap_or(0);
+    let total = shown as u64 + omitted;
+    let snapshot = rows
+        .get("batchSnapshot")
+        .and_then(J::as_i64)
+        .map_or(String::new(), |s| format!(" of snapshot {s}"));
+    let exact = if rows.get("batchExact").and_then(J::as_bool) == Some(false) {
+        ", approximate"
+    } else {
+        ""
+    };
+    format!(
+        "{total} key{} whose changelog was lost: batch value now (batch view{snapshot}{exact}), changelog delivered later, changelog lost",
+        if total == 1 { "" } else { "s" }
+    )
+}
+
+/// The line of a `{"count", "ranges"}` rows section (`75 id values: 0..74`).
+pub fn ids_summary(rows: &J) -> Option<String> {
+    let count = rows.get("count")?.as_u64()?;
+    let column = rows.get("column").map(scalar).unwrap_or_default();
+    let ranges: Vec<String> = rows
+        .get("ranges")?
+        .as_array()?
+        .iter()
+        .filter_map(|r| {
+            let a = scalar(r.get(0)?);
+            let b = scalar(r.get(1)?);
+            Some(if a == b { a } else { format!("{a}..{b}") })
+        })
+        .collect();
+    let listed = ranges.len();
+    let mut shown: Vec<String> = ranges.into_iter().take(20).collect();
+    if listed > 20 {
+        shown.push(format!("… {} more ranges", listed - 20));
+    }
+    Some(format!(
+        "{count} {column} value{}: {}",
+        if count == 1 { "" } else { "s" },
+        shown.join(", ")
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn cells_of_a_key() {
+        let e = json!({"bucket": "bucket-0", "key": {"id": 5}, "batch": {"id": 5, "v": "r5"},
+            "delivered": [{"snapshot": 9, "kind": "-U", "row": {"id": 5, "v": "r3"}},
+                          {"snapshot": 9, "kind": "+U", "row": {"id": 5, "v": "r5"}}],
+            "lost": [{"kind": "+U", "row": {"id": 5, "v": "r4"}, "file": "f"}]});
+        let c = lost_key_cells(&e);
+        assert_eq!(c.key, "id=5");
+        assert_eq!(c.batch, "v=r5");
+        assert_eq!(c.delivered, "snapshot 9: -U v=r3, +U v=r5");
+        assert_eq!(c.lost, "+U v=r4");
+        let e = json!({"key": {"id": 1}, "batch": null, "batchDeleted": true, "delivered": [], "lost": []});
+        let c = lost_key_cells(&e);
+        assert_eq!(
+            (c.batch.as_str(), c.delivered.as_str()),
+            ("deleted", "nothing")
+        );
+        assert_eq!(
+            ids_summary(&json!({"count": 75, "column": "id", "ranges": [[0, 74], [80, 80]]}))
+                .as_deref(),
+            Some("75 id values: 0..74, 80")
+        );
+    }
+}
