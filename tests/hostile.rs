@@ -314,6 +314,91 @@ fn overlapping_entries_cannot_multiply_a_nested_zip_in_memory() {
     assert_eq!(refused, 40 - 3, "{f:#?}");
 }
 
+/// A ZIP64 archive (as `zip`, Java and Python write past 65,535 entries: ZIP64 end record and
+/// locator between the central directory and the end record) of empty stored entries.
+fn zip64_of_empty_entries(names: impl Iterator<Item = Vec<u8>>) -> Vec<u8> {
+    let mut local = Vec::new();
+    let mut central = Vec::new();
+    let mut n = 0u64;
+    for name in names {
+        let offset = local.len() as u32;
+        let fixed = |sig: u32, out: &mut Vec<u8>, central: bool| {
+            out.extend_from_slice(&sig.to_le_bytes());
+            if central {
+                out.extend_from_slice(&20u16.to_le_bytes());
+            }
+            out.extend_from_slice(&[20, 0, 0, 0, 0, 0, 0, 0, 0x21, 0]); // version, flags, method, time, date
+            out.extend_from_slice(&[0; 12]); // crc, sizes
+            out.extend_from_slice(&(name.len() as u16).to_le_bytes());
+            out.extend_from_slice(&[0, 0]);
+            if central {
+                out.extend_from_slice(&[0; 10]); // comment, disk, attributes
+                out.extend_from_slice(&offset.to_le_bytes());
+            }
+            out.extend_from_slice(&name);
+        };
+        fixed(0x0403_4b50, &mut local, false);
+        fixed(0x0201_4b50, &mut central, true);
+        n += 1;
+    }
+    let mut out = local;
+    let cd_offset = out.len() as u64;
+    out.extend_from_slice(&central);
+    let z64_at = out.len() as u64;
+    out.extend_from_slice(&0x0606_4b50u32.to_le_bytes());
+    out.extend_from_slice(&44u64.to_le_bytes());
+    out.extend_from_slice(&[45, 0, 45, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    for v in [n, n, central.len() as u64, cd_offset] {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    out.extend_from_slice(&0x0706_4b50u32.to_le_bytes());
+    out.extend_from_slice(&0u32.to_le_bytes());
+    out.extend_from_slice(&z64_at.to_le_bytes());
+    out.extend_from_slice(&1u32.to_le_bytes());
+    out.extend_from_slice(&0x0605_4b50u32.to_le_bytes());
+    out.extend_from_slice(&[0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF]);
+    out.extend_from_slice(&[0xFF; 8]);
+    out.extend_from_slice(&[0, 0]);
+    out
+}
+
+#[test]
+fn a_central_directory_of_hundreds_of_thousands_of_entries() {
+    let s = Scratch::new("many");
+    // 100,000 data files, 100,000 names climbing out with '..', 100,000 copies of one name: a
+    // ZIP64 archive (it was not read at all before: the ZIP64 end record was taken for part of
+    // the central directory). Every problem used to become a finding: a 100 MB report.
+    let names = (0..300_000u32).map(|i| match i % 3 {
+        0 => format!("w/db.db/t/bucket-0/data-{i}.parquet"),
+        1 => format!("../escape-{i}"),
+        _ => "w/db.db/t/bucket-0/same-name.parquet".to_string(),
+    });
+    let path = s.bytes(
+        "many.zip",
+        &zip64_of_empty_entries(names.map(String::into_bytes)),
+    );
+    let out = run_cli(&path, &[]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stdout.len() < 2 << 20,
+        "a {} byte report",
+        out.stdout.len()
+    );
+    let v = json(&out);
+    assert_eq!(v["input"]["files"], 100_001, "{}", v["input"]);
+    let f = findings(&v);
+    // 100,000 escaping names and 99,999 duplicates: 1,000 listed, the rest counted.
+    assert!(
+        f.iter()
+            .any(|(_, _, m)| m.contains("198999 more entries had problems")),
+        "{:#?}",
+        f.iter()
+            .filter(|x| x.2.contains("more entries"))
+            .collect::<Vec<_>>()
+    );
+    assert!(f.len() <= prv::source::MAX_LISTED_PROBLEMS + 10);
+}
+
 // ---------------------------------------------------------------- damaged zips
 
 #[test]

@@ -240,6 +240,7 @@ impl Artifact {
             size: 0,
             total_entries: 0,
             nested_bytes: 0,
+            unlisted_problems: 0,
         };
         for input in inputs {
             let prefix = if prefix_with_name {
@@ -255,7 +256,7 @@ impl Artifact {
                         if !prefix_with_name || e.kind() == crate::error::ErrorKind::Limit {
                             return Err(e);
                         }
-                        builder.problems.push(e);
+                        builder.problem(e);
                     }
                 }
                 Input::Folder { files, .. } => builder.add_folder(files, &prefix)?,
@@ -477,6 +478,10 @@ fn read_all(data: &dyn RandomAccess, max: u64) -> Result<Vec<u8>> {
     Ok(buf)
 }
 
+/// Problems met while opening that are listed one by one; past this many they are only counted
+/// (a crafted zip of a million hostile names must not become a million findings).
+pub const MAX_LISTED_PROBLEMS: usize = 1_000;
+
 /// Collects entries while inputs are opened.
 struct Builder {
     limits: Limits,
@@ -489,9 +494,20 @@ struct Builder {
     /// Bytes taken so far by compressed nested zips inflated into memory (`max-nested-zip-bytes`
     /// bounds the sum: overlapping entries can make one small deflate stream many nested zips).
     nested_bytes: u64,
+    /// Problems past [`MAX_LISTED_PROBLEMS`], counted only.
+    unlisted_problems: u64,
 }
 
 impl Builder {
+    /// Records a problem (the first [`MAX_LISTED_PROBLEMS`] one by one, then only a count).
+    fn problem(&mut self, e: Error) {
+        if self.problems.len() < MAX_LISTED_PROBLEMS {
+            self.problems.push(e);
+        } else {
+            self.unlisted_problems += 1;
+        }
+    }
+
     fn count_entry(&mut self) -> Result<()> {
         self.total_entries += 1;
         if self.total_entries > self.limits.max_total_entries {
@@ -522,7 +538,7 @@ impl Builder {
             let path = match normalize_path(&file.path, &self.limits) {
                 Ok(p) => format!("{prefix}{p}"),
                 Err(e) => {
-                    self.problems.push(e.in_file(file.path.clone()));
+                    self.problem(e.in_file(file.path.clone()));
                     continue;
                 }
             };
@@ -539,7 +555,7 @@ impl Builder {
                             if e.kind() == crate::error::ErrorKind::Limit {
                                 return Err(e.in_file(path));
                             }
-                            self.problems.push(e.in_file(path.clone()));
+                            self.problem(e.in_file(path.clone()));
                         }
                     }
                 }
@@ -572,7 +588,15 @@ impl Builder {
             let item = match item {
                 Ok(item) => item,
                 Err(e) => {
-                    self.problems.push(e.in_file(prefix.trim_end_matches('/')));
+                    // Named by the nested zip it is in (the outer input has no prefix: its
+                    // problems are about the artifact itself).
+                    let zip_name = prefix.strip_suffix(NESTED_SEPARATOR).unwrap_or(prefix);
+                    let zip_name = zip_name.trim_end_matches('/');
+                    self.problem(if zip_name.is_empty() {
+                        e
+                    } else {
+                        e.in_file(zip_name)
+                    });
                     continue;
                 }
             };
@@ -597,13 +621,13 @@ impl Builder {
                             Err(e) if e.kind() == crate::error::ErrorKind::Limit => {
                                 return Err(e.in_file(path))
                             }
-                            Err(e) => self.problems.push(e.in_file(path.clone())),
+                            Err(e) => self.problem(e.in_file(path.clone())),
                         }
                     }
                     Err(e) if e.kind() == crate::error::ErrorKind::Limit => {
-                        self.problems.push(e.in_file(path.clone()))
+                        self.problem(e.in_file(path.clone()))
                     }
-                    Err(e) => self.problems.push(e.in_file(path.clone())),
+                    Err(e) => self.problem(e.in_file(path.clone())),
                 }
             }
             self.entries.push(entry);
@@ -648,9 +672,9 @@ impl Builder {
         self.entries.sort_by(|a, b| a.path.cmp(&b.path));
         let mut index = HashMap::with_capacity(self.entries.len());
         let mut kept = Vec::with_capacity(self.entries.len());
-        for entry in self.entries {
+        for entry in std::mem::take(&mut self.entries) {
             if index.contains_key(&entry.path) {
-                self.problems.push(
+                self.problem(
                     Error::format("the name appears more than once; the first copy is used")
                         .in_file(entry.path.clone()),
                 );
@@ -658,6 +682,12 @@ impl Builder {
             }
             index.insert(entry.path.clone(), kept.len());
             kept.push(entry);
+        }
+        if self.unlisted_problems > 0 {
+            self.problems.push(Error::format(format!(
+                "{} more entries had problems like the {MAX_LISTED_PROBLEMS} above (hostile or duplicate names, damaged records); they are counted, not listed",
+                self.unlisted_problems
+            )));
         }
         let stats = SourceStats {
             files_listed: kept.len() as u64,

@@ -115,6 +115,9 @@ impl ZipContainer {
         let mut count = field(10, 2)?;
         let mut cd_size = field(12, 4)?;
         let mut cd_offset = field(16, 4)?;
+        // Where the central directory ends: at the EOCD, or at the ZIP64 EOCD record when there
+        // is one (the record and its locator sit between the two).
+        let mut cd_end_expected = eocd_abs;
 
         if count == 0xFFFF || cd_size == 0xFFFF_FFFF || cd_offset == 0xFFFF_FFFF {
             // ZIP64: the locator sits right before the EOCD.
@@ -123,14 +126,23 @@ impl ZipContainer {
                 if le_u32(&loc, 0) == Some(ZIP64_LOCATOR_SIG) {
                     let z64_off = le_uint(&loc, 8, 8)
                         .ok_or_else(|| Error::format("the ZIP64 locator is truncated"))?;
-                    let rec = read_vec(data.as_ref(), z64_off, 56).map_err(|_| {
-                        Error::format("the ZIP64 end-of-central-directory record is out of range")
-                    })?;
-                    if le_u32(&rec, 0) != Some(ZIP64_EOCD_SIG) {
-                        return Err(Error::format(
-                            "the ZIP64 end-of-central-directory record has a bad signature",
-                        ));
-                    }
+                    // Where the locator says, or (bytes before the zip shift every offset)
+                    // right before the locator, where writers put it.
+                    let (z64_at, rec) = [Some(z64_off), (eocd_abs - 20).checked_sub(56)]
+                        .into_iter()
+                        .flatten()
+                        .find_map(|at| {
+                            read_vec(data.as_ref(), at, 56)
+                                .ok()
+                                .filter(|rec| le_u32(rec, 0) == Some(ZIP64_EOCD_SIG))
+                                .map(|rec| (at, rec))
+                        })
+                        .ok_or_else(|| {
+                            Error::format(format!(
+                                "the ZIP64 end-of-central-directory record is not at offset {z64_off} where its locator points"
+                            ))
+                        })?;
+                    cd_end_expected = z64_at;
                     let f = |off: usize| {
                         le_uint(&rec, off, 8)
                             .ok_or_else(|| Error::format("the ZIP64 record is truncated"))
@@ -151,8 +163,7 @@ impl ZipContainer {
             ));
         }
         // Bytes before the zip proper (self-extracting stubs, or a zip appended to something)
-        // shift every offset; the central directory must end where the EOCD begins.
-        let cd_end_expected = eocd_abs;
+        // shift every offset; the central directory must end where the (ZIP64) EOCD begins.
         let prefix = cd_end_expected
             .checked_sub(cd_offset.saturating_add(cd_size))
             .ok_or_else(|| {
