@@ -4,7 +4,8 @@
     fuzz/make_corpus.py [--plain-avro DIR]
 
 * zip_source, analysis: every fixture zip, the same zip re-written with stored entries (so that
-  byte mutations land in readable content), and the committed regression inputs.
+  byte mutations land in readable content), a few tiny hand-made zips (stored, deflated,
+  nested, ZIP64, a minimal table), and for analysis each fixture without its data files.
 * json_objects: the snapshot, changelog, hint, schema, consumer and tag files inside the zips.
 * avro_manifests: the manifest lists, manifests and index manifests inside the zips, plus the
   same files with decompressed blocks (DIR, written by the analysis_mutate binary at start-up).
@@ -76,6 +77,55 @@ def stored_copy(data):
     return out.getvalue()
 
 
+def tiny_zips():
+    """Small hand-made zips: every structure the reader supports, in a few hundred bytes."""
+    def make(files, method=zipfile.ZIP_STORED, **kw):
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w", method, **kw) as w:
+            for name, body in files:
+                info = zipfile.ZipInfo(name, (2026, 11, 30, 8, 33, 10))
+                info.compress_type = method
+                if name.endswith("/"):
+                    info.external_attr = 0o40755 << 16
+                w.writestr(info, body)
+        return out.getvalue()
+
+    table = [
+        ("w/db.db/t/schema/schema-0", b'{"id":0,"fields":[{"id":0,"name":"k","type":"INT"}],'
+         b'"partitionKeys":[],"primaryKeys":["k"],"options":{"changelog-producer":"lookup"}}'),
+        ("w/db.db/t/snapshot/snapshot-1", b'{"version":3,"id":1,"schemaId":0,"baseManifestList":"b",'
+         b'"deltaManifestList":"d","commitUser":"u","commitIdentifier":1,"commitKind":"APPEND",'
+         b'"timeMillis":1796027473636,"totalRecordCount":1,"deltaRecordCount":1}'),
+        ("w/db.db/t/snapshot/LATEST", b"1"),
+        ("w/db.db/t/snapshot/EARLIEST", b"1"),
+        ("w/db.db/t/consumer/consumer-c", b'{"nextSnapshot":2}'),
+    ]
+    yield make([("a.txt", b"hello")])
+    yield make([("a.txt", b"hello" * 20)], zipfile.ZIP_DEFLATED)
+    yield make([("d/", b""), ("d/a", b"x")])
+    yield make([])
+    yield make(table)
+    yield make(table, zipfile.ZIP_DEFLATED)
+    yield make([("inner.zip", make(table))])
+    yield make([("inner.zip", make(table, zipfile.ZIP_DEFLATED))], zipfile.ZIP_DEFLATED)
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as w:
+        with w.open(zipfile.ZipInfo("big", (2026, 11, 30, 8, 33, 10)), "w", force_zip64=True) as f:
+            f.write(b"zip64")
+    yield out.getvalue()
+
+
+def metadata_only(data):
+    """The fixture without its data files (no bucket-*/ entries): smaller, same checks."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as w:
+        for info, body in members(data, depth=3):
+            if "/bucket-" in info.filename or info.filename.endswith(".parquet"):
+                continue
+            w.writestr(zipfile.ZipInfo(info.filename, info.date_time), body)
+    return out.getvalue()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--plain-avro", type=pathlib.Path)
@@ -89,6 +139,7 @@ def main():
         for t in ("zip_source", "analysis"):
             add(t, data, counts)
             add(t, stored_copy(data), counts)
+        add("analysis", metadata_only(data), counts)
         for info, body in members(data):
             name = info.filename
             if JSON_NAME.search(name):
@@ -97,6 +148,9 @@ def main():
                 add("avro_manifests", body, counts)
             elif name.endswith(".parquet"):
                 add("parquet", body, counts)
+    for z in tiny_zips():
+        add("zip_source", z, counts)
+        add("analysis", z, counts)
     for p in sorted((FIXTURES / "parquet" / "generated").glob("*.parquet")):
         add("parquet", p.read_bytes(), counts)
     if args.plain_avro and args.plain_avro.is_dir():
