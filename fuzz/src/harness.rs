@@ -74,7 +74,8 @@ pub fn open_zip(data: &[u8], limits: &Limits) -> prv::Result<Artifact> {
 }
 
 /// `zip_source`: open the bytes as a zip, list it, read every entry whole and in ranged pieces
-/// (head, middle, tail, and one past the end), look every path up.
+/// (head, middle, tail, and one past the end), look every path up, and read the first few
+/// `.parquet` entries as row evidence does: by ranges through the zip ([`prv::parquet::ArtifactFile`]).
 pub fn zip_source(data: &[u8]) -> Outcome {
     let mut o = Outcome::default();
     let limits = Limits::default();
@@ -139,6 +140,15 @@ pub fn zip_source(data: &[u8]) -> Outcome {
                 Err(e) => o.file_error("read_range", &entry.path, &e),
             }
         }
+    }
+    for entry in artifact
+        .files()
+        .iter()
+        .filter(|e| e.path.ends_with(".parquet"))
+        .take(4)
+    {
+        let source = prv::parquet::ArtifactFile::new(&artifact, entry);
+        read_parquet(&mut o, source, &limits);
     }
     o
 }
@@ -313,15 +323,17 @@ pub fn analysis(data: &[u8]) -> Outcome {
 
 /// `parquet`: the bytes as a Parquet file: footer, then every column read, every value rendered.
 pub fn parquet(data: &[u8]) -> Outcome {
-    use prv::parquet::ParquetFile;
-
     let mut o = Outcome::default();
-    let limits = Limits::default();
-    let file = match ParquetFile::open(data, &limits) {
+    read_parquet(&mut o, data, &Limits::default());
+    o
+}
+
+fn read_parquet<S: prv::parquet::ParquetSource>(o: &mut Outcome, source: S, limits: &Limits) {
+    let file = match prv::parquet::ParquetFile::open(source, limits) {
         Ok(f) => f,
         Err(e) => {
-            o.error("open", &e);
-            return o;
+            o.error("parquet open", &e);
+            return;
         }
     };
     let _ = file.num_rows();
@@ -329,7 +341,7 @@ pub fn parquet(data: &[u8]) -> Outcome {
     let _ = file.created_by();
     let names: Vec<String> = file.columns().iter().map(|c| c.name.clone()).collect();
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    match file.read_columns(&refs, &limits) {
+    match file.read_columns(&refs, limits) {
         Ok(batch) => {
             o.ok += 1;
             for column in &batch.columns {
@@ -353,12 +365,11 @@ pub fn parquet(data: &[u8]) -> Outcome {
     }
     // Each column alone too: a damaged column must not stop the others being read.
     for name in refs.iter().take(16) {
-        match file.read_columns(&[name], &limits) {
+        match file.read_columns(&[name], limits) {
             Ok(_) => o.ok += 1,
             Err(e) => o.error("read_columns (one)", &e),
         }
     }
-    o
 }
 
 /// Panics (a crash for libFuzzer, a failure for a test) if the run breached the core's contract.
