@@ -10,6 +10,9 @@
 
 mod common;
 
+/// Replaces (`Some`) or drops (`None`) an entry's bytes.
+type Edit = dyn Fn(&str, Vec<u8>) -> Option<Vec<u8>>;
+
 use std::process::Command;
 
 use common::zipwriter::{write_zip, Entry};
@@ -186,11 +189,7 @@ fn two_tables_with_the_id_column_leave_the_checkpoint_unpaired_until_named() {
 
 /// Rebuilds a fixture zip with some entries replaced (`Some`) or dropped (`None`), and extra
 /// entries added.
-fn rebuild(
-    name: &str,
-    edit: &dyn Fn(&str, Vec<u8>) -> Option<Vec<u8>>,
-    extra: Vec<(String, Vec<u8>)>,
-) -> Artifact {
+fn rebuild(name: &str, edit: &Edit, extra: Vec<(String, Vec<u8>)>) -> Artifact {
     let original = open(&fixture(name));
     let mut entries = Vec::new();
     for f in original.files() {

@@ -11,6 +11,9 @@
 
 mod common;
 
+/// Replaces (`Some`) or drops (`None`) an entry's bytes.
+type Edit = dyn Fn(&str, Vec<u8>) -> Option<Vec<u8>>;
+
 use common::zipwriter::{write_zip, Entry};
 use common::{fixture, open, report};
 use prv::report::model::{Code, Finding, Report};
@@ -139,7 +142,7 @@ fn rows_on_demand_match_the_report() {
         .is_none());
 }
 
-fn rebuild(name: &str, edit: &dyn Fn(&str, Vec<u8>) -> Option<Vec<u8>>) -> Artifact {
+fn rebuild(name: &str, edit: &Edit) -> Artifact {
     let original = open(&fixture(name));
     let mut entries = Vec::new();
     for f in original.files() {
