@@ -270,6 +270,33 @@ fn table_section(out: &mut String, t: &TableReport, rows_per_list: usize) {
         }
         out.push('\n');
     }
+    if !t.ray_checkpoints.is_empty() {
+        out.push_str(
+            "| Ray Data checkpoint | Id column | Files | Ids | Not in the latest snapshot | Paired by |\n\
+             |---|---|---:|---:|---:|---|\n",
+        );
+        for (i, cp) in t.ray_checkpoints.iter().enumerate() {
+            if i >= rows_per_list {
+                let _ = writeln!(out, "| … {} more | | | | | |", t.ray_checkpoints.len() - i);
+                break;
+            }
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {}{} |",
+                code_span(&cp.path),
+                code_span(&cp.id_column),
+                cp.files,
+                cp.ids,
+                cp.missing,
+                cp.pairing,
+                cp.generation_marker
+                    .as_deref()
+                    .map(|m| format!(" · marker {}", code_span(m)))
+                    .unwrap_or_default()
+            );
+        }
+        out.push('\n');
+    }
     if let Some(fence) = &t.expiration_fence {
         if fence.fences_snapshots && fence.snapshots_held > 0 {
             let _ = writeln!(

@@ -127,6 +127,22 @@ fn table(out: &mut String, t: &TableReport) {
             cp.verdict.as_str()
         );
     }
+    for cp in &t.ray_checkpoints {
+        let _ = writeln!(
+            out,
+            "   ray checkpoint {}  id column {}  {} files  {} ids  {} not in the latest snapshot  paired by {}{}",
+            cp.path,
+            cp.id_column,
+            cp.files,
+            cp.ids,
+            cp.missing,
+            cp.pairing,
+            cp.generation_marker
+                .as_deref()
+                .map(|m| format!("  marker {m}"))
+                .unwrap_or_default()
+        );
+    }
     if let Some(fence) = t
         .expiration_fence
         .as_ref()
