@@ -733,6 +733,67 @@ fn zstd_frames_claiming_huge_windows_are_refused() {
     );
 }
 
+/// Row evidence reads the lost changelog's Parquet file; damaged in hostile ways, it becomes a
+/// note naming the file, and the finding stands.
+#[test]
+fn a_hostile_parquet_file_read_for_row_evidence_is_a_note() {
+    const LOST: &str = "bucket-0/changelog-af6d83bc-7cb7-4403-9e65-e1f162b23c84-0.parquet";
+    let s = Scratch::new("parquet");
+    type Damage = fn(Vec<u8>) -> Vec<u8>;
+    let damages: [(&str, Damage); 4] = [
+        // The footer claims 2 GiB.
+        ("footer", |mut b| {
+            let n = b.len();
+            b[n - 8..n - 4].copy_from_slice(&0x7FFF_FFFFu32.to_le_bytes());
+            b
+        }),
+        // Everything between the magic numbers is noise.
+        ("noise", |mut b| {
+            let n = b.len();
+            let mut x: u32 = 7;
+            for v in &mut b[4..n - 8] {
+                x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                *v = (x >> 24) as u8;
+            }
+            b
+        }),
+        // The footer is kept, the column chunks are zeros.
+        ("zeros", |mut b| {
+            let n = b.len();
+            let footer = u32::from_le_bytes(b[n - 8..n - 4].try_into().unwrap()) as usize;
+            for v in &mut b[4..n - 8 - footer] {
+                *v = 0;
+            }
+            b
+        }),
+        // Cut in the middle.
+        ("truncated", |mut b| {
+            b.truncate(b.len() / 2);
+            b
+        }),
+    ];
+    for (name, damage) in damages {
+        let entries = fixture_entries(CRASH, |p, b| {
+            Some(if p.ends_with(LOST) { damage(b) } else { b })
+        });
+        let out = run_cli(&s.zip(&format!("{name}.zip"), &entries), &[]);
+        assert_eq!(out.code, 1, "{name}: {}", out.stderr);
+        let v = json(&out);
+        let lost = v["tables"][0]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["code"] == "lost-changelog")
+            .unwrap_or_else(|| panic!("{name}: no lost-changelog"));
+        let notes = lost["rows"]["notes"].as_array();
+        assert!(
+            notes.is_some_and(|n| n.iter().any(|n| n.as_str().unwrap().contains(LOST))),
+            "{name}: {}",
+            lost["rows"]
+        );
+    }
+}
+
 #[test]
 fn the_input_is_never_modified() {
     let s = Scratch::new("readonly");
