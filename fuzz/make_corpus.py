@@ -6,7 +6,8 @@
 * zip_source, analysis: every fixture zip, the same zip re-written with stored entries (so that
   byte mutations land in readable content), a few tiny hand-made zips (stored, deflated,
   nested, ZIP64, a minimal table), and for analysis each fixture without its data files.
-* json_objects: the snapshot, changelog, hint, schema, consumer and tag files inside the zips.
+* json_objects: the snapshot, changelog, hint, schema, consumer and tag files inside the zips,
+  and the Spark checkpoint files (offsets/N, commits/N, metadata).
 * avro_manifests: the manifest lists, manifests and index manifests inside the zips, plus the
   same files with decompressed blocks (DIR, written by the analysis_mutate binary at start-up).
 * parquet: tests/fixtures/parquet/generated/*.parquet and the data files inside the zips.
@@ -34,6 +35,8 @@ JSON_NAME = re.compile(
     r"|(^|/)schema/schema-\d+$"
     r"|(^|/)consumer/consumer-[^/]+$"
     r"|(^|/)tag/tag-[^/]+$"
+    r"|(^|/)(offsets|commits)/\d+$"
+    r"|(^|/)metadata$"
 )
 AVRO_NAME = re.compile(r"(^|/)manifest/(manifest-list-|manifest-|index-manifest-)[^/]+$")
 MAX_SEED = 1 << 20

@@ -153,8 +153,8 @@ pub fn zip_source(data: &[u8]) -> Outcome {
     o
 }
 
-/// `json_objects`: the bytes as every JSON (and hint) object Paimon writes, plus the file-name
-/// parsers on the bytes taken as a name.
+/// `json_objects`: the bytes as every JSON (and hint) object Paimon writes, as every Spark
+/// checkpoint file the analysis reads, plus the file-name parsers on the bytes taken as a name.
 pub fn json_objects(data: &[u8]) -> Outcome {
     let mut o = Outcome::default();
     match Snapshot::parse(data) {
@@ -190,7 +190,24 @@ pub fn json_objects(data: &[u8]) -> Outcome {
         Ok(_) => o.ok += 1,
         Err(e) => o.error("tag", &e),
     }
+    // Spark checkpoint files: offset and commit logs, metadata, a Paimon source offset.
+    match prv::spark::offsets::OffsetLogEntry::parse(data) {
+        Ok(_) => o.ok += 1,
+        Err(e) => o.error("spark offset log", &e),
+    }
+    match prv::spark::commits::CommitLogEntry::parse(data) {
+        Ok(_) => o.ok += 1,
+        Err(e) => o.error("spark commit log", &e),
+    }
+    match prv::spark::metadata::parse_query_id(data) {
+        Ok(_) => o.ok += 1,
+        Err(e) => o.error("spark metadata", &e),
+    }
     let name = String::from_utf8_lossy(data);
+    match prv::spark::paimon_offset::PaimonOffset::parse(&name) {
+        Ok(_) => o.ok += 1,
+        Err(e) => o.error("paimon source offset", &e),
+    }
     let _ = id_from_file_name(&name, "snapshot-");
     let _ = temp_snapshot_id(&name);
     o
