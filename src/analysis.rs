@@ -99,6 +99,26 @@ impl Analysis {
         snapshot_detail(t, files, id)
     }
 
+    /// Every snapshot, tag and long-lived changelog of the table root `path` (all branches)
+    /// that references the file `name`, resolving what the analysis did not keep from
+    /// `artifact` (the artifact the analysis ran on). `None` if there is no such table.
+    pub fn file_references(
+        &self,
+        artifact: &Artifact,
+        path: &str,
+        name: &str,
+    ) -> Option<crate::references::FileReferences> {
+        let root = self.roots.get(path)?;
+        let timelines: Vec<&Timeline> = self
+            .timelines
+            .iter()
+            .filter(|t| t.location.root == path)
+            .collect();
+        Some(crate::references::file_references(
+            artifact, &timelines, root, path, name,
+        ))
+    }
+
     /// The row-level evidence of the lost-changelog finding about snapshot `snapshot` of the
     /// table at `path`, branch `branch` (the same value as the finding's `rows` in a report
     /// built without [`AnalysisOptions::skip_rows`]). Reads the Parquet files it needs from

@@ -23,6 +23,7 @@ pub mod limits;
 pub mod paimon;
 pub mod parquet;
 pub mod ray;
+pub mod references;
 pub mod report;
 pub mod rows;
 pub mod source;

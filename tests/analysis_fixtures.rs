@@ -269,3 +269,42 @@ fn scenarios_report_what_they_were_made_to_show() {
         assert!(shown.contains(code), "no scenario shows {code}");
     }
 }
+
+#[test]
+fn file_references_answer_who_holds_a_file() {
+    let path = fixture("warehouses/java09_d_crash_between_append_and_compact.zip");
+    let artifact = common::open(&path);
+    let analysis = prv::run(&artifact, &prv::AnalysisOptions::default(), &mut |_| {});
+    let table = analysis.report.tables[0].path.clone();
+    let roles = |name: &str| -> Vec<(String, Option<(i64, i64)>)> {
+        analysis
+            .file_references(&artifact, &table, name)
+            .unwrap()
+            .references
+            .into_iter()
+            .map(|r| (r.role, r.snapshots))
+            .collect()
+    };
+    // The APPEND's level-0 file: added by 7, live 7..8, deleted by the compaction in 9.
+    let data = roles("data-077642f7-b518-4896-a556-da7bd91a7462-0.parquet");
+    assert!(data.contains(&("added".into(), Some((7, 7)))), "{data:?}");
+    assert!(data.contains(&("live".into(), Some((7, 8)))), "{data:?}");
+    assert!(data.contains(&("deleted".into(), Some((9, 9)))), "{data:?}");
+    // The lost changelog file: nobody.
+    let lost = analysis
+        .file_references(
+            &artifact,
+            &table,
+            "changelog-af6d83bc-7cb7-4403-9e65-e1f162b23c84-0.parquet",
+        )
+        .unwrap();
+    assert!(lost.references.is_empty() && lost.orphan, "{lost:?}");
+    // Snapshot 9's delta list.
+    let list = roles("manifest-list-86ef48ed-26b5-4142-9e22-bf7d3fca3034-3");
+    assert_eq!(list, vec![("delta list".to_string(), Some((9, 9)))]);
+    // A changelog file committed by snapshot 9.
+    let d9 = analysis.snapshot_detail(&table, "main", 9).unwrap();
+    let cl = roles(&d9.changelog[0].name);
+    assert_eq!(cl, vec![("changelog".to_string(), Some((9, 9)))]);
+    assert!(analysis.file_references(&artifact, "nope", "x").is_none());
+}

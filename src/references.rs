@@ -1,0 +1,269 @@
+//! Which snapshots, tags and long-lived changelogs reference a file (`paimon-format.md` §3.8,
+//! §4.7): the reverse of the file graph, asked for one file at a time (the page's file detail,
+//! an orphan someone wants to delete).
+//!
+//! Data and changelog files are answered from the deltas the analysis already holds: a file is
+//! live from the snapshot whose delta adds it up to the one whose delta deletes it. Files live
+//! before the earliest retained snapshot, tag contents and manifest-directory files are resolved
+//! from the artifact on demand (each manifest decoded once per question).
+
+use serde::{Deserialize, Serialize};
+
+use crate::paimon::manifest::FileKind;
+use crate::paimon::snapshot::{ManifestListRole, Snapshot};
+use crate::source::Artifact;
+use crate::timeline::files::{merge, ManifestStore, RootFiles};
+use crate::timeline::Timeline;
+use crate::warehouse::join;
+
+/// Everything that references one file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileReferences {
+    /// The table path.
+    pub path: String,
+    /// The file name asked about.
+    pub file: String,
+    /// Who references it, by branch then holder.
+    pub references: Vec<Reference>,
+    /// Whether it is one of the analysis's orphan files (referenced by nothing).
+    pub orphan: bool,
+}
+
+/// One holder's reference to a file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Reference {
+    /// The branch.
+    pub branch: String,
+    /// `snapshots`, `tag` or `long-lived changelog`.
+    pub holder: String,
+    /// For snapshots, the inclusive id range; for a long-lived changelog, its id twice.
+    pub snapshots: Option<(i64, i64)>,
+    /// For a tag, its name.
+    pub tag: Option<String>,
+    /// How: `live` (in the table state), `added`, `deleted`, `changelog`, `base list`,
+    /// `delta list`, `changelog list`, `index manifest`, `statistics`, `manifest of the base
+    /// list` (and of the delta or changelog list).
+    pub role: String,
+}
+
+/// Answers for file `name` (a bare file name, as in manifests) of the table root `root`.
+pub fn file_references(
+    artifact: &Artifact,
+    timelines: &[&Timeline],
+    root_files: &RootFiles,
+    root: &str,
+    name: &str,
+) -> FileReferences {
+    let mut references = Vec::new();
+    let mut store = ManifestStore::new();
+    let manifest_dir = join(root, "manifest");
+    for t in timelines {
+        let branch = t.location.branch.clone();
+        let Some(bf) = root_files.branches.get(&branch) else {
+            continue;
+        };
+        let push = |refs: &mut Vec<Reference>, first: i64, last: i64, role: String| {
+            refs.push(Reference {
+                branch: branch.clone(),
+                holder: "snapshots".into(),
+                snapshots: Some((first, last)),
+                tag: None,
+                role,
+            })
+        };
+
+        // Data and changelog files: live intervals from the deltas.
+        let latest = t.snapshots.keys().next_back().copied();
+        let earliest = t.snapshots.keys().next().copied();
+        let mut live_from: Option<i64> = None;
+        if let (Some(e), Some(first)) = (earliest, t.snapshots.values().next()) {
+            // Live before the earliest retained snapshot: in its base list (resolved now).
+            if let Some(base) = first.snapshot.base_manifest_list.as_deref() {
+                let entries = list_entries(artifact, &mut store, &manifest_dir, base);
+                if merge(entries.iter())
+                    .iter()
+                    .any(|x| x.file.file_name == name)
+                {
+                    live_from = Some(e);
+                }
+            }
+        }
+        for (id, f) in &bf.snapshots {
+            for e in &f.delta {
+                if e.file.file_name != name {
+                    continue;
+                }
+                match e.kind {
+                    FileKind::Add => {
+                        push(&mut references, *id, *id, "added".into());
+                        live_from = live_from.or(Some(*id));
+                    }
+                    FileKind::Delete => {
+                        push(&mut references, *id, *id, "deleted".into());
+                        if let Some(from) = live_from.take() {
+                            if *id > from {
+                                push(&mut references, from, id - 1, "live".into());
+                            }
+                        }
+                    }
+                }
+            }
+            if f.changelog.iter().any(|e| e.file.file_name == name) {
+                push(&mut references, *id, *id, "changelog".into());
+            }
+        }
+        if let (Some(from), Some(l)) = (live_from, latest) {
+            push(&mut references, from, l, "live".into());
+        }
+
+        // Manifest-directory files: which snapshots name them, directly or through a list.
+        let mut by_role: Vec<(i64, String)> = Vec::new();
+        for (id, sf) in &t.snapshots {
+            for role in snapshot_meta_roles(&sf.snapshot, name, artifact, &mut store, &manifest_dir)
+            {
+                by_role.push((*id, role));
+            }
+        }
+        by_role.sort_by(|a, b| (&a.1, a.0).cmp(&(&b.1, b.0)));
+        let mut i = 0;
+        while let Some((first, role)) = by_role.get(i) {
+            let mut last = *first;
+            let mut j = i + 1;
+            while let Some((next, r)) = by_role.get(j) {
+                if r != role || t.snapshots.range(last + 1..*next).next().is_some() {
+                    break;
+                }
+                last = *next;
+                j += 1;
+            }
+            push(&mut references, *first, last, role.clone());
+            i = j;
+        }
+
+        // Tags.
+        for tag in &t.tags {
+            let Ok(tagged) = &tag.tag else { continue };
+            let s = &tagged.snapshot;
+            let mut roles = snapshot_meta_roles(s, name, artifact, &mut store, &manifest_dir);
+            let mut all = Vec::new();
+            for (role, list) in s.manifest_lists() {
+                if role != ManifestListRole::Changelog {
+                    all.extend(list_entries(artifact, &mut store, &manifest_dir, list));
+                }
+            }
+            if merge(all.iter()).iter().any(|e| e.file.file_name == name) {
+                roles.push("live".into());
+            }
+            for role in roles {
+                references.push(Reference {
+                    branch: branch.clone(),
+                    holder: "tag".into(),
+                    snapshots: Some((s.id, s.id)),
+                    tag: Some(tag.name.clone()),
+                    role,
+                });
+            }
+        }
+
+        // Long-lived changelogs.
+        for (id, cf) in &t.long_lived_changelogs {
+            let s = &cf.snapshot;
+            let mut roles = snapshot_meta_roles(s, name, artifact, &mut store, &manifest_dir);
+            for (role, list) in s.manifest_lists() {
+                if role == ManifestListRole::Base {
+                    continue;
+                }
+                let entries = list_entries(artifact, &mut store, &manifest_dir, list);
+                if entries.iter().any(|e| e.file.file_name == name) {
+                    roles.push(match role {
+                        ManifestListRole::Changelog => "changelog".into(),
+                        _ => "added".into(),
+                    });
+                }
+            }
+            for role in roles {
+                references.push(Reference {
+                    branch: branch.clone(),
+                    holder: "long-lived changelog".into(),
+                    snapshots: Some((*id, *id)),
+                    tag: None,
+                    role,
+                });
+            }
+        }
+    }
+    let orphan = root_files
+        .orphans
+        .iter()
+        .any(|o| crate::warehouse::split_parent(&o.relative).1 == name);
+    FileReferences {
+        path: root.to_string(),
+        file: name.to_string(),
+        references,
+        orphan,
+    }
+}
+
+/// How a snapshot-shaped document names a manifest-directory file: as one of its lists, its
+/// index manifest, or through a list that names a manifest.
+fn snapshot_meta_roles(
+    s: &Snapshot,
+    name: &str,
+    artifact: &Artifact,
+    store: &mut ManifestStore,
+    manifest_dir: &str,
+) -> Vec<String> {
+    let mut roles = Vec::new();
+    for (role, list) in s.manifest_lists() {
+        if list == name {
+            roles.push(
+                match role {
+                    ManifestListRole::Base => "base list",
+                    ManifestListRole::Delta => "delta list",
+                    ManifestListRole::Changelog => "changelog list",
+                }
+                .to_string(),
+            );
+        } else if name.starts_with("manifest-") && !name.starts_with("manifest-list-") {
+            if let Ok(metas) = store.list(artifact, &join(manifest_dir, list)) {
+                if metas.iter().any(|m| m.file_name == name) {
+                    roles.push(
+                        match role {
+                            ManifestListRole::Base => "manifest of the base list",
+                            ManifestListRole::Delta => "manifest of the delta list",
+                            ManifestListRole::Changelog => "manifest of the changelog list",
+                        }
+                        .to_string(),
+                    );
+                }
+            }
+        }
+    }
+    if s.index_manifest.as_deref() == Some(name) {
+        roles.push("index manifest".into());
+    }
+    if s.statistics.as_deref() == Some(name) {
+        roles.push("statistics".into());
+    }
+    roles
+}
+
+fn list_entries(
+    artifact: &Artifact,
+    store: &mut ManifestStore,
+    manifest_dir: &str,
+    list: &str,
+) -> Vec<crate::timeline::files::EntryRef> {
+    let Ok(metas) = store.list(artifact, &join(manifest_dir, list)) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for m in metas.iter() {
+        if let Ok(es) = store.manifest(artifact, &join(manifest_dir, &m.file_name)) {
+            out.extend(es.iter().cloned());
+        }
+    }
+    out
+}
