@@ -58,11 +58,11 @@ impl ManifestStore {
     }
 
     fn read(artifact: &Artifact, path: &str) -> Result<Vec<u8>, Unusable> {
-        if artifact.get(path).is_none() {
+        let Some(entry) = artifact.get(path) else {
             return Err(Unusable::Missing);
-        }
+        };
         artifact
-            .read(path, artifact.limits().max_entry_bytes)
+            .read_entry(entry, artifact.limits().max_entry_bytes)
             .map_err(Unusable::Unreadable)
     }
 
