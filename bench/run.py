@@ -273,7 +273,7 @@ def main():
         make(d, args.regen)
         if d['kind'] == 'synth' and not args.skip_validate:
             info[d['name']] = validate(d, args.regen)
-            log('  ' + info[d['name']])
+            log('  ' + info[d['name']][:160] + ('…' if len(info[d['name']]) > 160 else ''))
 
     # one report per input: stats, snapshot counts, peak RSS
     rows = {}
