@@ -80,6 +80,31 @@ impl Ord for Key {
     }
 }
 
+impl Key {
+    /// A 64-bit fingerprint, equal for equal keys (numbers are hashed by value, so `2` and
+    /// `2.0` agree), to count distinct keys without keeping them.
+    pub fn fingerprint(&self, scope: &str) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        scope.hash(&mut h);
+        for v in &self.0 {
+            rank(v).hash(&mut h);
+            match v {
+                Value::Null => {}
+                Value::Bool(b) => b.hash(&mut h),
+                Value::Int(_) | Value::Float(_) | Value::Double(_) => {
+                    let f = v.as_f64().unwrap_or(0.0);
+                    // Compared with `total_cmp`: equal numbers have equal bits.
+                    f.to_bits().hash(&mut h);
+                }
+                Value::Str(s) => s.hash(&mut h),
+                Value::Bytes(b) | Value::FixedBytes(b) => b.hash(&mut h),
+            }
+        }
+        h.finish()
+    }
+}
+
 /// Inclusive ranges of consecutive integers (`[[0, 74], [80, 80]]`), from sorted integers.
 pub fn int_ranges(sorted: impl IntoIterator<Item = i64>) -> Vec<(i64, i64)> {
     let mut out: Vec<(i64, i64)> = Vec::new();

@@ -13,7 +13,8 @@
 //! "files"}`. Keys are sorted by bucket directory then key; at most [`MAX_KEYS`] are shown, the
 //! rest counted in `omitted`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use serde_json::{json, Value as J};
 
@@ -21,7 +22,11 @@ use crate::warehouse::{join, split_parent};
 
 use super::live::{read_view, TableRef};
 use super::merge::MergeEngine;
-use super::read::{object, read_artifact_file, KeyColumns, ReadSpec};
+use crate::parquet::{ArtifactFile, ParquetFile};
+
+use super::read::{
+    object, open_artifact_file, read_artifact_file, read_parquet, KeyColumns, ReadSpec,
+};
 use super::{Key, RowKind, MAX_DELIVERED_FILES, MAX_KEYS, MAX_RECORDS_PER_KEY};
 
 #[derive(Default)]
@@ -56,43 +61,96 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
         keys: KeyColumns::Primary,
         values: true,
     };
+    let keys_only = ReadSpec {
+        keys: KeyColumns::Primary,
+        values: false,
+    };
     let mut notes: Vec<String> = Vec::new();
     let mut read_files: Vec<String> = Vec::new();
-    let mut all_keys: BTreeSet<(String, Key)> = BTreeSet::new();
-    let mut shown: BTreeMap<(String, Key), KeyEvidence> = BTreeMap::new();
 
+    // Pass 1, key columns only: count the distinct keys (by fingerprint, so a changelog of
+    // millions of rows is not held) and keep the smallest MAX_KEYS.
+    let distinct: RefCell<HashSet<u64>> = RefCell::new(HashSet::new());
+    let top: RefCell<BTreeSet<(String, Key)>> = RefCell::new(BTreeSet::new());
+    // Files kept open between the passes (a small file is held whole: read once), up to
+    // KEEP_OPEN_BYTES in all; the others are opened again.
+    const KEEP_OPEN_BYTES: u64 = 64 << 20;
+    let mut kept_bytes = 0u64;
+    let mut readable: Vec<(&String, Option<ParquetFile<ArtifactFile<'_>>>)> = Vec::new();
     for rel in &changelog {
         let (dir, _) = split_parent(rel);
         let path = join(root, rel);
-        let rows = match read_artifact_file(t.artifact, &path, &spec, &|_| true) {
+        let file = match open_artifact_file(t.artifact, &path) {
+            Ok(f) => f,
+            Err(e) => {
+                notes.push(format!("{rel} could not be read: {}", e.problem()));
+                continue;
+            }
+        };
+        let account = |k: &Key| {
+            distinct.borrow_mut().insert(k.fingerprint(dir));
+            let mut top = top.borrow_mut();
+            let beyond = top.len() >= MAX_KEYS
+                && top
+                    .last()
+                    .is_some_and(|(d, last)| (dir, k) > (d.as_str(), last));
+            if !beyond && !top.contains(&(dir.to_string(), k.clone())) {
+                top.insert((dir.to_string(), k.clone()));
+                if top.len() > MAX_KEYS {
+                    top.pop_last();
+                }
+            }
+            false // nothing kept: values are read in pass 2
+        };
+        match read_parquet(&file, &keys_only, &account, t.artifact.limits()) {
+            Ok(_) => {
+                let size = t.artifact.get(&path).map_or(0, |e| e.size);
+                let keep_open = kept_bytes + size <= KEEP_OPEN_BYTES;
+                if keep_open {
+                    kept_bytes += size;
+                }
+                readable.push((rel, keep_open.then_some(file)));
+            }
+            Err(e) => notes.push(format!(
+                "{rel} could not be read: {}",
+                e.in_file(&path).problem()
+            )),
+        }
+    }
+    let top = top.into_inner();
+    let omitted = distinct.into_inner().len().saturating_sub(top.len());
+
+    // Pass 2: the rows of the keys shown.
+    let mut shown: BTreeMap<(String, Key), KeyEvidence> = BTreeMap::new();
+    for (rel, file) in readable {
+        let (dir, _) = split_parent(rel);
+        let path = join(root, rel);
+        let keep = |k: &Key| top.contains(&(dir.to_string(), k.clone()));
+        let read = match file {
+            Some(f) => {
+                read_parquet(&f, &spec, &keep, t.artifact.limits()).map_err(|e| e.in_file(&path))
+            }
+            None => read_artifact_file(t.artifact, &path, &spec, &keep),
+        };
+        let rows = match read {
             Ok(r) => r,
             Err(e) => {
                 notes.push(format!("{rel} could not be read: {}", e.problem()));
                 continue;
             }
         };
-        read_files.push((*rel).clone());
+        read_files.push(rel.clone());
         for r in &rows.records {
-            let k = (dir.to_string(), r.key.clone());
-            all_keys.insert(k.clone());
-            let at_cap = shown.len() >= MAX_KEYS;
-            let beyond = at_cap && shown.keys().next_back().is_some_and(|last| &k > last);
-            if beyond {
-                continue;
-            }
-            let ev = shown.entry(k).or_insert_with(|| KeyEvidence {
-                key: rows.key_json(&r.key),
-                ..KeyEvidence::default()
-            });
+            let ev = shown
+                .entry((dir.to_string(), r.key.clone()))
+                .or_insert_with(|| KeyEvidence {
+                    key: rows.key_json(&r.key),
+                    ..KeyEvidence::default()
+                });
             ev.lost
-                .push((r.seq, r.kind, rows.row_json(&r.values), (*rel).clone()));
-            while shown.len() > MAX_KEYS {
-                shown.pop_last();
-            }
+                .push((r.seq, r.kind, rows.row_json(&r.values), rel.clone()));
         }
     }
-    let omitted = all_keys.len().saturating_sub(shown.len());
-    drop(all_keys);
 
     let wanted_dirs: BTreeSet<String> = shown.keys().map(|(d, _)| d.clone()).collect();
     let wanted: BTreeSet<(String, Key)> = shown.keys().cloned().collect();

@@ -104,6 +104,18 @@ fn is_system(name: &str) -> bool {
     name.starts_with(KEY_PREFIX) || name == SEQUENCE_NUMBER || name == VALUE_KIND
 }
 
+/// Opens a Parquet file of the artifact (its footer read; a small file is read whole and kept).
+pub fn open_artifact_file<'a>(
+    artifact: &'a Artifact,
+    path: &str,
+) -> Result<ParquetFile<ArtifactFile<'a>>> {
+    let entry = artifact
+        .get(path)
+        .ok_or_else(|| Error::missing("the file is not in the artifact").in_file(path))?;
+    ParquetFile::open(ArtifactFile::new(artifact, entry), artifact.limits())
+        .map_err(|e| e.in_file(path))
+}
+
 /// Reads a file of the artifact.
 pub fn read_artifact_file(
     artifact: &Artifact,
