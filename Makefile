@@ -77,3 +77,11 @@ fuzz:
 clean:
 	cargo clean
 	rm -rf dist test-results playwright-report
+
+# Benchmarks (not part of `make test`): makes the benchmark warehouses once (bench/out/), then runs
+# the CLI, Java Paimon 0.9, pypaimon 2.1 and the page side by side and prints one table; see
+# BENCHMARKS.md. Options: make bench BENCH_ARGS="--rounds 9 --only java09_lookup_3000".
+.PHONY: bench
+bench: setup
+	@$(MAKE) --no-print-directory dist || echo "== make dist failed: the page is not measured"
+	@python3 bench/run.py $(BENCH_ARGS)

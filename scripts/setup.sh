@@ -123,7 +123,7 @@ if ! have_version wasm-bindgen "wasm-bindgen $wb_version" ||
   ! have_version wasm-bindgen-test-runner "$wb_version"; then
   did_something=1
   # Not --locked: the registry mirror here lacks one of its locked dependencies.
-  step "cargo install wasm-bindgen-cli $wb_version" 1800 \
+  step "cargo install wasm-bindgen-cli $wb_version" 3600 \
     "$(native_cargo)" install wasm-bindgen-cli --version "=$wb_version" --force
 fi
 grep -q "^wasm_bindgen = \"$wb_version\"" Trunk.toml ||
@@ -132,7 +132,7 @@ grep -q "^wasm_bindgen = \"$wb_version\"" Trunk.toml ||
 # --- 5. trunk ----------------------------------------------------------------------------------
 if ! have_version trunk "trunk $PRV_TRUNK_VERSION"; then
   did_something=1
-  step "cargo install trunk $PRV_TRUNK_VERSION" 1800 \
+  step "cargo install trunk $PRV_TRUNK_VERSION" 3600 \
     "$(native_cargo)" install trunk --version "=$PRV_TRUNK_VERSION" --locked --force
 fi
 

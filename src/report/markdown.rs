@@ -163,7 +163,9 @@ fn table_section(out: &mut String, t: &TableReport, rows_per_list: usize) {
             .collect();
         let show = |id: i64| {
             t.snapshots.len() <= FULL_TIMELINE
-                || focus.iter().any(|f| (id - f).abs() <= CONTEXT)
+                || focus
+                    .iter()
+                    .any(|f| id.abs_diff(*f) <= CONTEXT.unsigned_abs())
                 || Some(id) == t.latest
                 || Some(id) == t.earliest
         };
