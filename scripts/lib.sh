@@ -11,15 +11,16 @@ PRV_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PRV_WASM_TARGET=wasm32-unknown-unknown
 PRV_TRUNK_VERSION=0.21.14
 PRV_CARGO_BIN="${CARGO_INSTALL_ROOT:-${CARGO_HOME:-$HOME/.cargo}}/bin"
+# rustup's proxies (cargo, rustc) live here.
 PRV_RUSTUP_BIN="${CARGO_HOME:-$HOME/.cargo}/bin"
 # Where this machine's state of the set-up is remembered (the flavour found).
 PRV_STATE_DIR="$PRV_ROOT/target/setup"
 
 # Tools installed by the set-up come first: cargo-installed binaries, then node_modules/.bin.
+# rustup's own bin directory is not added: with CARGO_INSTALL_ROOT elsewhere it may hold other
+# versions of the tools the set-up installs (cargo itself is found through PRV_RUSTUP_BIN).
 prv_path() {
-  local p="$PRV_CARGO_BIN:$PRV_ROOT/node_modules/.bin"
-  [ "$PRV_RUSTUP_BIN" != "$PRV_CARGO_BIN" ] && p="$p:$PRV_RUSTUP_BIN"
-  echo "$p:$PATH"
+  echo "$PRV_CARGO_BIN:$PRV_ROOT/node_modules/.bin:$PATH"
 }
 
 # The wasm-bindgen version Cargo.lock resolves (the CLI must equal it).
