@@ -18,8 +18,11 @@
 pub mod app;
 pub mod blob;
 pub mod cache;
+pub mod filters;
+pub mod permalink;
 pub mod protocol;
 pub mod state;
+pub mod timeline;
 pub mod worker;
 
 /// The script the page starts the worker from, relative to the page (Trunk's loader shim for the

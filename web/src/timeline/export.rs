@@ -1,0 +1,228 @@
+//! The timeline as a standalone SVG document ("download SVG"), and the legend both outputs share.
+
+use prv::report::model::TableReport;
+
+use super::layout::{scene, summary, Kind, Model, Ui, View, WIDTH};
+use super::node::{escape, fmt_num, Node};
+
+/// The timeline's stylesheet (`web/styles/timeline.css`), embedded in every export.
+pub const STYLE: &str = include_str!("../../styles/timeline.css");
+
+/// One legend entry: a 14×14 symbol and its label.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LegendEntry {
+    /// The symbol, drawn in a `0 0 14 14` box.
+    pub symbol: Node,
+    /// What it means.
+    pub label: &'static str,
+}
+
+fn flag_symbol(tone: &'static str, fill: &'static str) -> Node {
+    Node::new("g")
+        .attr("class", format!("tl-flag {tone}"))
+        .child(
+            Node::new("rect")
+                .attr("class", "tl-flag-box")
+                .attr("x", "1")
+                .attr("y", "3")
+                .attr("width", "12")
+                .attr("height", "8")
+                .attr("rx", "2")
+                .attr("fill", fill),
+        )
+}
+
+/// The legend: kinds, highlights, bands, markers, flags.
+pub fn legend() -> Vec<LegendEntry> {
+    let mut out: Vec<LegendEntry> = Kind::ALL
+        .iter()
+        .map(|k| LegendEntry {
+            symbol: k
+                .shape(7.0, 7.0, 4.5)
+                .attr("class", format!("tl-mark {}", k.class()))
+                .attr("fill", k.fill())
+                .attr("stroke", "#1b1f24")
+                .attr("stroke-width", "0.75"),
+            label: match k {
+                Kind::Append => "APPEND",
+                Kind::Compact => "COMPACT",
+                Kind::Overwrite => "OVERWRITE",
+                Kind::Analyze => "ANALYZE",
+                Kind::Other => "other kind",
+            },
+        })
+        .collect();
+    out.push(LegendEntry {
+        symbol: Node::new("circle")
+            .attr("class", "tl-mark tl-append tl-lost")
+            .attr("cx", "7")
+            .attr("cy", "7")
+            .attr("r", "4.5")
+            .attr("fill", "#2f81f7")
+            .attr("stroke", "#cf222e")
+            .attr("stroke-width", "2.5"),
+        label: "lost changelog",
+    });
+    out.push(LegendEntry {
+        symbol: Node::new("circle")
+            .attr("class", "tl-mark tl-append tl-pending")
+            .attr("cx", "7")
+            .attr("cy", "7")
+            .attr("r", "4.5")
+            .attr("fill", "#2f81f7")
+            .attr("stroke", "#bf8700")
+            .attr("stroke-width", "2.5"),
+        label: "changelog pending",
+    });
+    out.push(LegendEntry {
+        symbol: Node::new("path")
+            .attr("class", "tl-pair")
+            .attr("d", "M1 11Q7 1 13 11")
+            .attr("fill", "none")
+            .attr("stroke", "#8c959f")
+            .attr("stroke-width", "1.5"),
+        label: "one commit (user + identifier)",
+    });
+    out.push(LegendEntry {
+        symbol: Node::new("rect")
+            .attr("class", "tl-agg tl-append")
+            .attr("x", "1")
+            .attr("y", "3")
+            .attr("width", "12")
+            .attr("height", "8")
+            .attr("fill", "#2f81f7"),
+        label: "several snapshots (zoom in)",
+    });
+    out.push(LegendEntry {
+        symbol: Node::new("g").attr("class", "tl-band-expired").child(
+            Node::new("rect")
+                .attr("x", "0")
+                .attr("y", "0")
+                .attr("width", "14")
+                .attr("height", "14")
+                .attr("fill", "#d0d7de"),
+        ),
+        label: "expired ids",
+    });
+    out.push(LegendEntry {
+        symbol: Node::new("g").attr("class", "tl-band-changelog").child(
+            Node::new("rect")
+                .attr("x", "0")
+                .attr("y", "4")
+                .attr("width", "14")
+                .attr("height", "6")
+                .attr("fill", "#1b7c83")
+                .attr("fill-opacity", "0.35"),
+        ),
+        label: "long-lived changelog",
+    });
+    out.push(LegendEntry {
+        symbol: Node::new("g").attr("class", "tl-marker tl-hint").child(
+            Node::new("path")
+                .attr("d", "M7 12l4 -6h-8Z")
+                .attr("fill", "#0969da"),
+        ),
+        label: "EARLIEST/LATEST hint (red: disagrees)",
+    });
+    out.push(LegendEntry {
+        symbol: Node::new("g").attr("class", "tl-marker tl-tag").child(
+            Node::new("rect")
+                .attr("x", "3.5")
+                .attr("y", "3.5")
+                .attr("width", "7")
+                .attr("height", "7")
+                .attr("transform", "rotate(45 7 7)")
+                .attr("fill", "#9a6700"),
+        ),
+        label: "tag",
+    });
+    out.push(LegendEntry {
+        symbol: flag_symbol("tl-ok", "#1a7f37"),
+        label: "consumer / checkpoint: safe",
+    });
+    out.push(LegendEntry {
+        symbol: flag_symbol("tl-warn", "#9a6700"),
+        label: "warning",
+    });
+    out.push(LegendEntry {
+        symbol: flag_symbol("tl-bad", "#cf222e"),
+        label: "unsafe",
+    });
+    out
+}
+
+/// The legend drawn in SVG, wrapping at [`WIDTH`]; returns the nodes and their height.
+fn legend_nodes(top: f64) -> (Node, f64) {
+    let mut g = Node::new("g").attr("class", "tl-legend-svg");
+    let (mut x, mut y) = (8.0, top);
+    for e in legend() {
+        let w = 20.0 + e.label.chars().count() as f64 * 6.3 + 14.0;
+        if x + w > WIDTH {
+            x = 8.0;
+            y += 18.0;
+        }
+        g = g
+            .child(
+                Node::new("g")
+                    .attr(
+                        "transform",
+                        format!("translate({} {})", fmt_num(x), fmt_num(y)),
+                    )
+                    .child(e.symbol),
+            )
+            .child(
+                Node::new("text")
+                    .num("x", x + 19.0)
+                    .num("y", y + 11.0)
+                    .attr("fill", "#1b1f24")
+                    .text(e.label),
+            );
+        x += w;
+    }
+    (g, y + 18.0 - top)
+}
+
+/// The timeline of `table` as a standalone SVG document: `xmlns`, a title and description, the
+/// embedded stylesheet (light and dark), a background, the drawing of `view` (the whole table
+/// when `None`, aggregated where dense, as on the page) and the legend. Each mark has a
+/// `<title>` with its summary.
+pub fn to_svg_string(table: &TableReport, view: Option<View>) -> String {
+    let m = Model::new(table);
+    let view = view.map_or_else(|| View::fit(&m), |v| v.clamp(&m));
+    let sc = scene(table, &m, &view, &Ui::default());
+    let (legend, legend_h) = legend_nodes(sc.height + 4.0);
+    let height = sc.height + 4.0 + legend_h + 4.0;
+    let title = format!("Snapshot timeline: {} ({})", table.path, table.branch);
+    let mut out = String::with_capacity(64 * 1024);
+    out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    out.push_str(&format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"tl-svg\" role=\"img\" \
+         aria-labelledby=\"tl-title tl-desc\" viewBox=\"0 0 {w} {h}\" width=\"{w}\" height=\"{h}\" \
+         data-testid=\"timeline\">",
+        w = fmt_num(WIDTH),
+        h = fmt_num(height)
+    ));
+    out.push_str(&format!(
+        "<title id=\"tl-title\">{}</title><desc id=\"tl-desc\">{}</desc>",
+        escape(&title),
+        escape(&summary(table, &m))
+    ));
+    out.push_str("<style>");
+    // The sheet holds no `<` or `&`; escape anyway so the document stays well-formed.
+    out.push_str(&escape(STYLE).replace("&quot;", "\""));
+    out.push_str("</style>");
+    Node::new("rect")
+        .attr("class", "tl-bg")
+        .attr("x", "0")
+        .attr("y", "0")
+        .attr("width", "100%")
+        .attr("height", "100%")
+        .attr("fill", "#ffffff")
+        .write_xml(&mut out);
+    for n in &sc.nodes {
+        n.write_xml(&mut out);
+    }
+    legend.write_xml(&mut out);
+    out.push_str("</svg>\n");
+    out
+}
