@@ -614,48 +614,6 @@ proptest! {
     }
 }
 
-/// Decoding speed of a Paimon-like file of 3,000 rows (5 columns, zstd). Run with
-/// `cargo test --release --lib parquet::tests::decode_speed -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn decode_speed() {
-    let limits = Limits::default();
-    // Other files to time may be named in PRV_PARQUET_BENCH (`:`-separated paths).
-    let extra = std::env::var("PRV_PARQUET_BENCH").unwrap_or_default();
-    let mut files: Vec<(String, Vec<u8>)> = if !extra.is_empty() {
-        Vec::new()
-    } else {
-        [
-            "paimon_like_3000.parquet",
-            "codec_zstd.parquet",
-            "delta_v1.parquet",
-        ]
-        .iter()
-        .map(|n| (n.to_string(), generated(n)))
-        .collect()
-    };
-    files.extend(
-        extra
-            .split(':')
-            .filter(|p| !p.is_empty())
-            .map(|p| (p.to_string(), std::fs::read(p).unwrap())),
-    );
-    for (name, data) in files {
-        let rounds = 2000;
-        let start = std::time::Instant::now();
-        let mut rows = 0;
-        for _ in 0..rounds {
-            let f = ParquetFile::open(data.as_slice(), &limits).unwrap();
-            rows += read_all(&f, &limits).unwrap().num_rows;
-        }
-        let per = start.elapsed() / rounds;
-        eprintln!(
-            "{name}: {per:?} per open + read of all columns ({} rows)",
-            rows / rounds as usize
-        );
-    }
-}
-
 #[test]
 fn random_access_sources_work_through_an_artifact_folder() {
     // A folder input (host files): read_range with exact bounds.
