@@ -131,7 +131,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let tip = use_state(|| None::<Tip>);
     let drag = use_mut_ref(|| None::<Drag>);
     let suppress_click = use_mut_ref(|| false);
-    let focus_pending: Rc<RefCell<bool>> = use_mut_ref(|| false);
+    // Keyboard focus to move after the next renders: (target snapshot, renders left to try).
+    let focus_pending: Rc<RefCell<Option<(i64, u8)>>> = use_mut_ref(|| None);
     let svg_ref = use_node_ref();
 
     let ix = if *branch_ix < props.branches.len() {
@@ -170,7 +171,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     view_state.set(Some(v.reveal(id, m)));
                     active.set(Some(id));
                     tip.set(Some(Tip::Snapshot(id)));
-                    *focus_pending.borrow_mut() = true;
+                    *focus_pending.borrow_mut() = Some((id, 3));
                 }
             }
         });
@@ -203,8 +204,22 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         let svg_ref = svg_ref.clone();
         let stop = sc.tab_stop;
         use_effect(move || {
-            if std::mem::take(&mut *focus_pending.borrow_mut()) {
-                focus_mark(&svg_ref, stop);
+            let mut pending = focus_pending.borrow_mut();
+            if let Some((target, tries)) = *pending {
+                let here = match stop {
+                    Some(TabStop::Snapshot(id)) => id == target,
+                    Some(TabStop::Range(a, b)) => a <= target && target <= b,
+                    None => false,
+                };
+                if here {
+                    focus_mark(&svg_ref, stop);
+                    *pending = None;
+                } else {
+                    *pending = tries
+                        .checked_sub(1)
+                        .map(|t| (target, t))
+                        .filter(|p| p.1 > 0);
+                }
             }
         });
     }
@@ -310,7 +325,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                         active.set(Some(id));
                         tip.set(Some(Tip::Snapshot(id)));
                         set_view.emit(ensure_visible(v, id, m));
-                        *focus_pending.borrow_mut() = true;
+                        *focus_pending.borrow_mut() = Some((id, 3));
                     }
                 };
                 let step = |delta: isize| -> Option<i64> {
@@ -361,17 +376,25 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     "+" | "=" => {
                         let c = cur.map_or(view.center(), |c| c as f64);
                         set_view.emit(view.zoom(1.0 / 1.6, c, m));
-                        *focus_pending.borrow_mut() = true;
+                        if let Some(c) = cur {
+                            active.set(Some(c));
+                            *focus_pending.borrow_mut() = Some((c, 3));
+                        }
                     }
                     "-" | "_" => {
                         let c = cur.map_or(view.center(), |c| c as f64);
                         set_view.emit(view.zoom(1.6, c, m));
-                        *focus_pending.borrow_mut() = true;
+                        if let Some(c) = cur {
+                            active.set(Some(c));
+                            *focus_pending.borrow_mut() = Some((c, 3));
+                        }
                     }
                     "Enter" | " " => match target_of(&e) {
                         Some(Tip::Range(a, b)) => {
                             set_view.emit(range_view(a, b, m));
-                            *focus_pending.borrow_mut() = true;
+                            let id = cur.filter(|c| a <= *c && *c <= b).unwrap_or(a);
+                            active.set(Some(id));
+                            *focus_pending.borrow_mut() = Some((id, 3));
                         }
                         Some(Tip::Snapshot(id)) => on_select.emit((branch_name.clone(), id)),
                         None => handled.set(false),

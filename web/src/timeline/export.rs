@@ -226,3 +226,99 @@ pub fn to_svg_string(table: &TableReport, view: Option<View>) -> String {
     out.push_str("</svg>\n");
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::sample;
+    use super::*;
+
+    /// Checks that tags nest and close (enough XML to catch a broken writer).
+    fn well_formed(doc: &str) -> Result<usize, String> {
+        let body = doc
+            .strip_prefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+            .ok_or("no XML declaration")?;
+        let mut stack: Vec<&str> = Vec::new();
+        let mut elements = 0;
+        let mut rest = body;
+        while let Some(open) = rest.find('<') {
+            let after = &rest[open + 1..];
+            let close = after.find('>').ok_or("unclosed tag")?;
+            let tag = &after[..close];
+            if let Some(name) = tag.strip_prefix('/') {
+                let top = stack.pop().ok_or("close without open")?;
+                if top != name {
+                    return Err(format!("</{name}> closes <{top}>"));
+                }
+            } else {
+                elements += 1;
+                let name = tag.split([' ', '/']).next().unwrap_or("");
+                if !tag.ends_with('/') {
+                    stack.push(name);
+                }
+            }
+            if tag.contains('<') {
+                return Err(format!("'<' inside tag {tag}"));
+            }
+            rest = &after[close + 1..];
+        }
+        if stack.is_empty() {
+            Ok(elements)
+        } else {
+            Err(format!("unclosed {stack:?}"))
+        }
+    }
+
+    #[test]
+    fn a_small_table_exports_a_standalone_svg() {
+        let mut t = sample::table(30);
+        t.path = "a<b>&\"c\"".to_string();
+        let svg = to_svg_string(&t, None);
+        assert!(well_formed(&svg).is_ok(), "{:?}", well_formed(&svg));
+        assert!(svg.contains("xmlns=\"http://www.w3.org/2000/svg\""));
+        assert!(svg.contains("role=\"img\""));
+        assert!(svg.contains("<style>"));
+        assert!(svg.contains("prefers-color-scheme: dark"));
+        assert!(svg.contains("a&lt;b&gt;&amp;&quot;c&quot;"));
+        assert!(!svg.contains("a<b>"));
+        assert_eq!(svg.matches("data-snapshot-id=").count(), 30);
+        assert!(svg.contains("data-finding-code=\"lost-changelog\""));
+        // Static: titles, no tab stops.
+        assert!(svg.contains("<title>Snapshot 7 · APPEND"));
+        assert!(!svg.contains("tabindex"));
+        assert!(svg.contains("lost changelog</text>"));
+    }
+
+    #[test]
+    fn ten_thousand_snapshots_export_aggregated() {
+        let t = sample::table(10_000);
+        let svg = to_svg_string(&t, None);
+        let elements = well_formed(&svg).unwrap();
+        assert!(elements < 2_500, "{elements} elements");
+        assert!(!svg.contains("data-snapshot-id="));
+        assert!(svg.contains("data-snapshot-range=\"3-"));
+        // A chosen view exports that view.
+        let svg = to_svg_string(
+            &t,
+            Some(View {
+                start: 4_000.0,
+                span: 100.0,
+            }),
+        );
+        assert!(svg.contains("data-snapshot-id=\"4050\""));
+    }
+
+    #[test]
+    fn the_legend_names_every_kind() {
+        let labels: Vec<_> = legend().iter().map(|e| e.label).collect();
+        for k in [
+            "APPEND",
+            "COMPACT",
+            "OVERWRITE",
+            "ANALYZE",
+            "lost changelog",
+            "tag",
+        ] {
+            assert!(labels.contains(&k), "{k}");
+        }
+    }
+}
