@@ -322,3 +322,20 @@ mod tests {
         }
     }
 }
+
+/// `PRV_TIMELINE_DUMP=dir cargo test -p paimon-recovery-validator-web dump_samples` writes the
+/// sample exports there, to look at.
+#[cfg(test)]
+mod dump {
+    #[test]
+    fn dump_samples() {
+        let Some(dir) = std::env::var_os("PRV_TIMELINE_DUMP") else {
+            return;
+        };
+        let dir = std::path::PathBuf::from(dir);
+        for n in [30, 300, 10_000] {
+            let svg = super::to_svg_string(&super::super::sample::table(n), None);
+            std::fs::write(dir.join(format!("timeline-{n}.svg")), svg).unwrap();
+        }
+    }
+}

@@ -939,7 +939,10 @@ pub fn scene(table: &TableReport, m: &Model, view: &View, ui: &Ui) -> Scene {
     let rows_of = stack(
         &markers
             .iter()
-            .map(|l| (l.x - 4.0, l.text.chars().count() as f64 * CHAR_W + 14.0))
+            .map(|l| {
+                let w = label_w(&l.text);
+                (if flips(l.x, w) { l.x - w } else { l.x - 4.0 }, w)
+            })
             .collect::<Vec<_>>(),
         MAX_MARKER_ROWS,
     );
@@ -1433,10 +1436,12 @@ pub fn scene(table: &TableReport, m: &Model, view: &View, ui: &Ui) -> Scene {
             );
         }
         if row.is_some() {
+            let flip = flips(l.x, label_w(&l.text));
             g = g.child(
                 Node::new("text")
-                    .num("x", l.x + 7.0)
+                    .num("x", if flip { l.x - 7.0 } else { l.x + 7.0 })
                     .num("y", row_y + 12.0)
+                    .attr_opt("text-anchor", flip.then_some("end"))
                     .attr("fill", colour)
                     .text(l.text),
             );
@@ -1505,13 +1510,23 @@ pub fn scene(table: &TableReport, m: &Model, view: &View, ui: &Ui) -> Scene {
     }
 
     Scene {
-        nodes: vec![bands, lanes_g, axis, pairs, marks, top, flag_g],
+        nodes: vec![lanes_g, bands, axis, pairs, marks, top, flag_g],
         height,
         dense,
         visible: hi - lo,
         tab_stop,
         lanes_y: (lanes_top, lanes_bottom),
     }
+}
+
+/// Estimated width of a marker label (with its symbol).
+fn label_w(text: &str) -> f64 {
+    text.chars().count() as f64 * CHAR_W + 14.0
+}
+
+/// Whether a label at `x` is drawn to the left of its marker (it would overflow on the right).
+fn flips(x: f64, w: f64) -> bool {
+    x + w > WIDTH - 2.0 && x - w >= 0.0
 }
 
 fn g_dash(g: &Node) -> Option<&'static str> {
