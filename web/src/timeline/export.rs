@@ -337,5 +337,14 @@ mod dump {
             let svg = super::to_svg_string(&super::super::sample::table(n), None);
             std::fs::write(dir.join(format!("timeline-{n}.svg")), svg).unwrap();
         }
+        // PRV_TIMELINE_REPORT=report.json (the CLI's --format json): every table of it.
+        if let Some(report) = std::env::var_os("PRV_TIMELINE_REPORT") {
+            let text = std::fs::read_to_string(report).unwrap();
+            let report: prv::report::model::Report = serde_json::from_str(&text).unwrap();
+            for (k, t) in report.tables.iter().enumerate() {
+                let svg = super::to_svg_string(t, None);
+                std::fs::write(dir.join(format!("report-{k}.svg")), svg).unwrap();
+            }
+        }
     }
 }
