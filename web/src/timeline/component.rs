@@ -570,18 +570,15 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             }
             Tip::Range(a, b) => {
                 let i = m.index_of(a)?;
-                let count =
-                    m.ids.partition_point(|&id| id <= b) - m.ids.partition_point(|&id| id < a);
+                let lane = *m.lane.get(i)?;
+                let agg = aggregates(m, &view)
+                    .into_iter()
+                    .find(|g| g.lane == lane && g.first == a && g.last == b)?;
+                let mut lines = agg.describe(m);
+                lines.push("Click or Enter to zoom in".to_string());
                 let x = view.x((a + b) as f64 / 2.0);
-                let y = lane_y(sc.lanes_y.0, *m.lane.get(i)?) - 8.0;
-                (
-                    x,
-                    y,
-                    vec![
-                        format!("Snapshots {a}–{b}"),
-                        format!("{count} snapshots in all lanes; click or Enter to zoom in"),
-                    ],
-                )
+                let y = lane_y(sc.lanes_y.0, lane) - 8.0;
+                (x, y, lines)
             }
         };
         Some((x, y, lines))

@@ -500,6 +500,36 @@ impl Aggregate {
         best.1
     }
 
+    /// Summary lines: range and lane, counts by kind, lost or pending changelog.
+    pub fn describe(&self, m: &Model) -> Vec<String> {
+        let mut lines = vec![
+            format!(
+                "Snapshots {}–{} of {}",
+                self.first,
+                self.last,
+                m.lanes.get(self.lane).map_or("", String::as_str)
+            ),
+            format!(
+                "{} snapshots: {}",
+                self.count,
+                Kind::ALL
+                    .iter()
+                    .zip(self.kinds.iter())
+                    .filter(|(_, &n)| n > 0)
+                    .map(|(k, n)| format!("{n} {}", k.as_str()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ];
+        if self.flags & LOST != 0 {
+            lines.push("lost changelog".to_string());
+        }
+        if self.flags & PENDING != 0 {
+            lines.push("changelog pending".to_string());
+        }
+        lines
+    }
+
     /// `APPEND,COMPACT`: the kinds present.
     pub fn kinds_present(&self) -> String {
         Kind::ALL
@@ -1225,25 +1255,7 @@ pub fn scene(table: &TableReport, m: &Model, view: &View, ui: &Ui) -> Scene {
             if stop {
                 tab_stop = Some(TabStop::Range(a.first, a.last));
             }
-            let label = format!(
-                "Snapshots {}–{} ({}): {} ({}){}",
-                a.first,
-                a.last,
-                m.lanes.get(a.lane).map_or("", String::as_str),
-                a.count,
-                Kind::ALL
-                    .iter()
-                    .zip(a.kinds.iter())
-                    .filter(|(_, &n)| n > 0)
-                    .map(|(k, n)| format!("{n} {}", k.as_str()))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                match code {
-                    Some("lost-changelog") => "; lost changelog",
-                    Some(_) => "; changelog pending",
-                    None => "",
-                }
-            );
+            let label = a.describe(m).join(", ");
             let h = 14.0;
             let mut node = Node::new("rect")
                 .attr("class", class)
