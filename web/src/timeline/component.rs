@@ -10,7 +10,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlSelectElement, SvgElement};
 use yew::prelude::*;
 
-use super::export::legend;
+use super::export::{legend, STYLE};
 use super::layout::{
     aggregates, describe, lane_y, scene, summary, Model, TabStop, Ui, View, MIN_SPAN, PLOT_W, WIDTH,
 };
@@ -631,6 +631,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
 
     html! {
         <div class="tl-root" data-branch={branch_name.clone()} data-dense={sc.dense.to_string()}>
+            <style data-timeline-styles="">{ STYLE }</style>
             <div class="tl-toolbar">
                 if props.branches.len() > 1 {
                     <label>

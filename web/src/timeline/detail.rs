@@ -6,6 +6,8 @@ use std::rc::Rc;
 use prv::detail::{FileDetail, SnapshotDetail};
 use yew::prelude::*;
 
+use super::export::STYLE;
+
 /// Rows of a file list shown before "Show all".
 pub const FILES_SHOWN: usize = 100;
 /// Lists up to this long start open.
@@ -153,6 +155,7 @@ pub fn SnapshotDetailView(props: &SnapshotDetailProps) -> Html {
         if props.loading {
             return html! {
                 <section class="tl-detail" data-testid="snapshot-detail" aria-busy="true" {onkeydown}>
+                    <style data-timeline-styles="">{ STYLE }</style>
                     <p class="tl-note" role="status">{ "Loading the snapshot…" }</p>
                 </section>
             };
@@ -177,6 +180,7 @@ pub fn SnapshotDetailView(props: &SnapshotDetailProps) -> Html {
         <section class="tl-detail" data-testid="snapshot-detail" data-snapshot-id={d.id.to_string()}
                  data-branch={d.branch.clone()} aria-busy={props.loading.to_string()}
                  aria-label={format!("Snapshot {} detail", d.id)} {onkeydown}>
+            <style data-timeline-styles="">{ STYLE }</style>
             <div class="tl-detail-head">
                 <h3 ref={heading} tabindex="-1">
                     { format!("Snapshot {}", d.id) }

@@ -36,9 +36,11 @@
 //!
 //! ## Styles
 //!
-//! `web/styles/timeline.css` (also embedded in the SVG export as [`export::STYLE`]). The page
-//! links it with `<link data-trunk rel="css" href="web/styles/timeline.css" />`. Without it the
-//! drawing still has its light colours (presentation attributes); the sheet adds dark mode
+//! `web/styles/timeline.css`, compiled in as [`export::STYLE`]: embedded in the SVG export, and
+//! rendered by both components in a `<style data-timeline-styles>` element (the page's CSP allows
+//! inline styles), so nothing needs wiring. A page may also link the file with
+//! `<link data-trunk rel="css" href="web/styles/timeline.css" />` (the rules are the same). Even
+//! without any sheet the drawing keeps its light colours (presentation attributes); the sheet adds dark mode
 //! (`prefers-color-scheme`, or `data-theme="dark"|"light"` on `<html>`), focus rings and the
 //! layout of the toolbar, tooltip, legend and detail panel. Colours are custom properties
 //! (`--tl-append`, `--tl-compact`, `--tl-lost`, `--tl-ok`, …) that a page may override.
