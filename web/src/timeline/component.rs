@@ -177,33 +177,15 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         });
     }
 
-    let (Some(table), Some(m)) = (table, model.as_ref().as_ref()) else {
-        return html! {
-            <div class="tl-root">
-                <p class="tl-note">{ "No table to show." }</p>
-                <svg class="tl-svg" data-testid="timeline" role="group" aria-label="Empty timeline"
-                     viewBox="0 0 1000 40"></svg>
-            </div>
-        };
-    };
-    let view = view_state.unwrap_or_else(|| View::fit(m)).clamp(m);
-    let tooltip_id = format!("tl-tip-{}", *uid);
-    let help_id = format!("tl-help-{}", *uid);
-    let ui = Ui {
-        active: *active,
-        focus: props.focus,
-        tooltip_id: Some(tooltip_id.clone()),
-        interactive: true,
-    };
-    let sc = scene(&table, m, &view, &ui);
-    let branch_name = table.branch.clone();
-
-    // After this render: move keyboard focus where the cursor went.
+    let stop_cell: Rc<RefCell<Option<TabStop>>> = use_mut_ref(|| None);
+    // After each render: move keyboard focus where the cursor went (to the mark now holding
+    // the tab stop, recorded by the render in `stop_cell`).
     {
         let focus_pending = focus_pending.clone();
         let svg_ref = svg_ref.clone();
-        let stop = sc.tab_stop;
+        let stop_cell = stop_cell.clone();
         use_effect(move || {
+            let stop = *stop_cell.borrow();
             let mut pending = focus_pending.borrow_mut();
             if let Some((target, tries)) = *pending {
                 let here = match stop {
@@ -223,6 +205,29 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             }
         });
     }
+
+    let (Some(table), Some(m)) = (table, model.as_ref().as_ref()) else {
+        *stop_cell.borrow_mut() = None;
+        return html! {
+            <div class="tl-root">
+                <p class="tl-note">{ "No table to show." }</p>
+                <svg class="tl-svg" data-testid="timeline" role="group" aria-label="Empty timeline"
+                     viewBox="0 0 1000 40"></svg>
+            </div>
+        };
+    };
+    let view = view_state.unwrap_or_else(|| View::fit(m)).clamp(m);
+    let tooltip_id = format!("tl-tip-{}", *uid);
+    let help_id = format!("tl-help-{}", *uid);
+    let ui = Ui {
+        active: *active,
+        focus: props.focus,
+        tooltip_id: Some(tooltip_id.clone()),
+        interactive: true,
+    };
+    let sc = scene(&table, m, &view, &ui);
+    *stop_cell.borrow_mut() = sc.tab_stop;
+    let branch_name = table.branch.clone();
 
     // --- events ---
     let set_view = {
