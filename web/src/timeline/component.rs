@@ -320,7 +320,12 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             let key = e.key();
             let handled = std::cell::Cell::new(true);
             with_model(&|m| {
-                let cur = (*active).or(match stop {
+                // The cursor: the active snapshot while it is in view, else the tab stop.
+                let in_view = |id: &i64| {
+                    let x = *id as f64;
+                    x >= view.start - 0.5 && x <= view.start + view.span + 0.5
+                };
+                let cur = (*active).filter(in_view).or(match stop {
                     Some(TabStop::Snapshot(id)) => Some(id),
                     Some(TabStop::Range(a, _)) => Some(a),
                     None => None,
