@@ -1,53 +1,29 @@
 // The page, end to end: a real warehouse zip through the real file input, the worker, the core,
 // the report, all served from a sub-path; and nothing may go to another origin.
 import { test, expect } from '@playwright/test';
-import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { basePath } from './playwright.config.mjs';
-
-const fixture = (name) =>
-  fileURLToPath(new URL(`../fixtures/warehouses/${name}`, import.meta.url));
-
-// Records every request of the page and its workers, and every console error.
-function watch(page, context) {
-  const requests = [];
-  const errors = [];
-  const seen = new Set();
-  const record = (request) => {
-    const key = `${request.method()} ${request.url()}`;
-    if (!seen.has(key)) {
-      seen.add(key);
-      requests.push({ method: request.method(), url: request.url() });
-    }
-  };
-  page.on('request', record);
-  context.on('request', record);
-  page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));
-  page.on('pageerror', (err) => errors.push(String(err)));
-  return { requests, errors };
-}
+import {
+  analyse, expectOnlyOwnStaticFiles, fixture, pageCodes, reportCodes, runCli, unzipFixture, watch,
+} from './helpers.mjs';
 
 // Marks on the window whether [data-testid=progress] was ever in the DOM.
 async function watchProgress(page) {
   await page.evaluate(() => {
     window.__sawProgress = false;
+    window.__phases = new Set();
     const check = () => {
       if (document.querySelector('[data-testid=progress]')) window.__sawProgress = true;
+      for (const li of document.querySelectorAll('[data-phase][data-state=current]')) {
+        window.__phases.add(li.getAttribute('data-phase'));
+      }
     };
-    new MutationObserver(check).observe(document.body, { subtree: true, childList: true });
+    new MutationObserver(check).observe(document.body, { subtree: true, childList: true, attributes: true });
     check();
   });
-}
-
-function expectOnlyOwnStaticFiles(requests, baseURL) {
-  const origin = new URL(baseURL).origin;
-  for (const { method, url } of requests) {
-    const u = new URL(url);
-    if (u.protocol === 'data:' || u.protocol === 'blob:') continue;
-    expect(u.origin, `request to another origin: ${method} ${url}`).toBe(origin);
-    expect(method, `non-GET request: ${method} ${url}`).toBe('GET');
-    expect(u.pathname.startsWith(basePath), `request outside the site: ${url}`).toBe(true);
-    expect(u.search, `request carrying data: ${url}`).toBe('');
-  }
 }
 
 test('analyses a warehouse zip chosen with the file input', async ({ page, context, baseURL }) => {
@@ -62,24 +38,61 @@ test('analyses a warehouse zip chosen with the file input', async ({ page, conte
 
   const verdict = page.getByTestId('verdict');
   await expect(verdict).toBeVisible({ timeout: 60_000 });
-  await expect(verdict).toHaveAttribute('data-verdict', /^(pass|warn|fail)$/);
+  await expect(verdict).toHaveAttribute('data-verdict', 'fail');
   expect(await page.evaluate(() => window.__sawProgress)).toBe(true);
   await expect(page.getByTestId('progress')).toHaveCount(0);
+  // The announcer (aria-live) says the outcome.
+  await expect(page.getByTestId('announcer')).toContainText('FAIL');
 
   const table = page.locator('[data-table-path$="db.db/lk_crash"]');
   await expect(table).toHaveCount(1);
-  await expect(table).toContainText('db.db/lk_crash');
   await expect(table).toHaveAttribute('data-branch', 'main');
+  const lost = table.locator('li.finding[data-finding-code=lost-changelog]');
+  await expect(lost.first()).toBeVisible();
+  await expect(lost.first()).toHaveAttribute('data-snapshot', /^\d+$/);
+  // Row-level evidence of the lost changelog: a table of keys.
+  await expect(lost.first().getByTestId('lost-rows')).toBeVisible();
+  // The timeline has a mark per snapshot.
+  const timeline = page.locator('[data-table-group$="db.db/lk_crash"] svg[data-testid=timeline]');
+  await expect(timeline).toHaveCount(1);
   for (let id = 1; id <= 11; id++) {
-    await expect(table.locator(`[data-snapshot-row="${id}"]`)).toContainText(String(id));
+    await expect(timeline.locator(`[data-snapshot-id="${id}"]`)).toHaveCount(1);
   }
 
   // The worker was loaded on demand from the site itself, and its requests are seen here.
   const paths = requests.map(({ url }) => new URL(url).pathname);
   expect(paths).toContain(`${basePath}prv-worker_loader.js`);
   expect(paths.some((p) => p.endsWith('/prv-worker_bg.wasm'))).toBe(true);
+  // The example artifact is not fetched unless asked for.
+  expect(paths.some((p) => p.endsWith('.zip'))).toBe(false);
   expectOnlyOwnStaticFiles(requests, baseURL);
   expect(errors).toEqual([]);
+});
+
+test('the page states its privacy and its CSP allows only its own origin', async ({ page }) => {
+  await page.goto('./');
+  await expect(page.getByTestId('privacy')).toContainText('never leave your browser');
+  const csp = await page.locator('meta[http-equiv=Content-Security-Policy]').getAttribute('content');
+  const directives = Object.fromEntries(
+    csp.split(';').map((d) => d.trim().split(/\s+/)).filter((d) => d[0]).map(([k, ...v]) => [k, v]),
+  );
+  expect(directives['default-src']).toEqual(["'self'"]);
+  expect(directives['connect-src']).toEqual(["'self'"]);
+  for (const [name, sources] of Object.entries(directives)) {
+    for (const s of sources) {
+      expect(s, `${name} allows ${s}`).not.toMatch(/^(https?:|\*|wss?:)/);
+    }
+  }
+  // The policy is enforced: a fetch to another origin is refused by the browser itself.
+  const refused = await page.evaluate(async () => {
+    try {
+      await fetch('http://127.0.0.2:9/x');
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  expect(refused).toBe(true);
 });
 
 test('says clearly when the file is not a zip', async ({ page, context, baseURL }) => {
@@ -96,8 +109,45 @@ test('says clearly when the file is not a zip', async ({ page, context, baseURL 
     await expect(page.getByTestId('error')).toContainText('notes.zip');
   } else {
     await expect(page.getByTestId('verdict')).toHaveAttribute('data-verdict', 'fail');
+    await expect(page.getByTestId('no-table')).toBeVisible();
   }
   expectOnlyOwnStaticFiles(requests, baseURL);
+});
+
+test('says what was found when the zip holds no table', async ({ page }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'prv-e2e-'));
+  const zip = join(dir, 'logs-only.zip');
+  execFileSync('python3', ['-c', `
+import zipfile, sys
+with zipfile.ZipFile(sys.argv[1], 'w') as z:
+    z.writestr('job/logs/taskmanager.log', 'INFO nothing here\\n')
+    z.writestr('job/README.txt', 'not a warehouse\\n')
+`, zip]);
+  await page.goto('./');
+  await page.getByTestId('artifact-input').setInputFiles(zip);
+  await expect(page.locator('[data-testid=verdict][data-verdict]')).toBeVisible({ timeout: 60_000 });
+  const state = page.getByTestId('no-table');
+  await expect(state).toBeVisible();
+  await expect(state).toContainText('logs-only.zip');
+  await expect(state).toContainText('2 files');
+  // The artifact-level findings say what was found instead.
+  const cliReport = JSON.parse(runCli(zip, 'json'));
+  expect(await pageCodes(page)).toEqual(reportCodes(cliReport));
+});
+
+test('shows what was read and lists what was not in a partly unreadable artifact', async ({ page }) => {
+  await page.goto('./');
+  await analyse(page, 'java09_unreadable_manifest.zip');
+  const state = page.getByTestId('partly-unreadable');
+  await expect(state).toBeVisible();
+  const report = JSON.parse(runCli(fixture('java09_unreadable_manifest.zip'), 'json'));
+  const unreadable = report.tables.flatMap((t) =>
+    t.findings.filter((f) => f.code === 'unreadable-file').flatMap((f) => f.files.map((p) => `${t.path}/${p}`)),
+  );
+  expect(unreadable.length).toBeGreaterThan(0);
+  for (const p of unreadable) await expect(state).toContainText(p);
+  // What was read is still shown: the tables and their timelines.
+  await expect(page.locator('svg[data-testid=timeline]').first()).toBeVisible();
 });
 
 test('a second file replaces the first analysis', async ({ page }) => {
@@ -107,5 +157,58 @@ test('a second file replaces the first analysis', async ({ page }) => {
   await expect(page.getByTestId('verdict')).toBeVisible({ timeout: 60_000 });
   await input.setInputFiles(fixture('java09_d_crash_between_append_and_compact.zip'));
   await expect(page.locator('[data-table-path$="db.db/lk_crash"]')).toHaveCount(1, { timeout: 60_000 });
+  await expect(page.locator('[data-table-path$="db.db/orders"]')).toHaveCount(0);
   await expect(page.getByTestId('verdict')).toHaveCount(1);
+});
+
+test('the example artifact is one click away, fetched from the site itself', async ({ page, context, baseURL }) => {
+  const { requests, errors } = watch(page, context);
+  await page.goto('./');
+  await page.getByTestId('example').click();
+  const verdict = page.locator('[data-testid=verdict][data-verdict]');
+  await expect(verdict).toHaveAttribute('data-verdict', 'fail', { timeout: 60_000 });
+  await expect(page.locator('li.finding[data-finding-code=lost-changelog]').first()).toBeVisible();
+  const paths = requests.map(({ url }) => new URL(url).pathname);
+  expect(paths).toContain(`${basePath}java09_d_crash_between_append_and_compact.zip`);
+  expectOnlyOwnStaticFiles(requests, baseURL);
+  expect(errors).toEqual([]);
+});
+
+test('progress is shown by phase and Cancel returns to the start', async ({ page }) => {
+  await page.goto('./');
+  await watchProgress(page);
+  // Hold the worker's wasm back so the analysis is still running when Cancel is pressed.
+  let release;
+  const held = new Promise((r) => (release = r));
+  await page.context().route('**/prv-worker_bg.wasm', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.getByTestId('artifact-input').setInputFiles(fixture('java09_a_healthy_pk.zip'));
+  const progress = page.getByTestId('progress');
+  await expect(progress).toBeVisible();
+  await expect(progress.locator('[data-phase]')).toHaveCount(4);
+  await page.getByTestId('cancel').click();
+  await expect(progress).toHaveCount(0);
+  await expect(page.getByTestId('verdict')).toHaveCount(0);
+  await expect(page.locator('.intro')).toBeVisible();
+  release();
+  // The cancelled worker never reports back.
+  await page.waitForTimeout(1500);
+  await expect(page.getByTestId('verdict')).toHaveCount(0);
+  // And a new analysis runs through all phases.
+  await page.context().unroute('**/prv-worker_bg.wasm');
+  await analyse(page, 'java09_a_healthy_pk.zip');
+});
+
+test('a folder chosen with the folder picker is analysed like its zip', async ({ page }) => {
+  const dir = unzipFixture('java09_d_crash_between_append_and_compact.zip');
+  await page.goto('./');
+  await page.getByTestId('folder-input').setInputFiles(dir);
+  const verdict = page.locator('[data-testid=verdict][data-verdict]');
+  await expect(verdict).toBeVisible({ timeout: 60_000 });
+  const cliReport = JSON.parse(runCli(dir, 'json'));
+  await expect(verdict).toHaveAttribute('data-verdict', cliReport.verdict);
+  expect(await pageCodes(page)).toEqual(reportCodes(cliReport));
+  await expect(page.locator('[data-table-path$="db.db/lk_crash"]')).toHaveCount(1);
 });

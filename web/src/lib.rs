@@ -18,6 +18,8 @@
 pub mod app;
 pub mod blob;
 pub mod cache;
+pub mod filters;
+pub mod permalink;
 pub mod protocol;
 pub mod state;
 pub mod timeline;

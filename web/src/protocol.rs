@@ -1,8 +1,14 @@
 //! The messages between the page and its worker.
 //!
-//! Page → worker: a [`Request`], a plain JS object holding the user's `File`s (Blobs pass by
-//! structured clone: the page never reads them). Worker → page: a [`Reply`] as a JSON string
-//! (`Ready` once the worker's wasm is running, then `Progress`… and one `Done` or `Failed`).
+//! Page → worker: a [`Command`] as a plain JS object: `analyse` (a [`Request`] holding the user's
+//! `File`s; Blobs pass by structured clone, the page never reads them) or `detail` (one
+//! snapshot's detail, asked after the analysis; the worker keeps the analysis until it is
+//! terminated). Worker → page: a [`Reply`] as a JSON string (`Ready` once the worker's wasm is
+//! running, then `Progress`… and one `Done` or `Failed`, then one `Detail` per `detail`).
+//!
+//! `Done` carries the report as the CLI writes it with `--format json` (the same function,
+//! [`prv::report::json::render`]) and `--format markdown`, so the page's exports are the CLI's
+//! bytes.
 
 use js_sys::{Array, Object, Reflect};
 use serde::{Deserialize, Serialize};
@@ -47,6 +53,7 @@ impl Request {
     /// The JS object posted to the worker.
     pub fn to_js(&self) -> Result<JsValue, String> {
         let obj = Object::new();
+        set(&obj, "kind", &JsValue::from_str("analyse"))?;
         let zips: Array = self.zips.iter().collect();
         set(&obj, "zips", &zips)?;
         if let Some(folder) = &self.folder {
@@ -98,6 +105,64 @@ impl Request {
     }
 }
 
+/// What the page asks the worker.
+#[derive(Debug, Clone)]
+pub enum Command {
+    /// Analyse these files (replacing nothing: each analysis has its own worker).
+    Analyse(Request),
+    /// The detail of snapshot `id` of the table at `path`, branch `branch`, of the analysis done.
+    Detail {
+        /// Table path as in the report.
+        path: String,
+        /// Branch.
+        branch: String,
+        /// Snapshot id.
+        id: i64,
+    },
+}
+
+impl Command {
+    /// The JS object posted to the worker.
+    pub fn to_js(&self) -> Result<JsValue, String> {
+        match self {
+            Command::Analyse(request) => request.to_js(),
+            Command::Detail { path, branch, id } => {
+                let obj = Object::new();
+                set(&obj, "kind", &JsValue::from_str("detail"))?;
+                set(&obj, "path", &JsValue::from_str(path))?;
+                set(&obj, "branch", &JsValue::from_str(branch))?;
+                set(&obj, "id", &JsValue::from_f64(*id as f64))?;
+                Ok(obj.into())
+            }
+        }
+    }
+
+    /// Reads the object [`Command::to_js`] made.
+    pub fn from_js(value: &JsValue) -> Result<Command, String> {
+        if !value.is_object() {
+            return Err("the worker was sent something that is not a request".into());
+        }
+        match get(value, "kind")?.as_string().as_deref() {
+            Some("detail") => {
+                let text = |key: &str| -> Result<String, String> {
+                    get(value, key)?
+                        .as_string()
+                        .ok_or_else(|| format!("a detail request without {key}"))
+                };
+                let id = get(value, "id")?
+                    .as_f64()
+                    .ok_or_else(|| "a detail request without id".to_string())?;
+                Ok(Command::Detail {
+                    path: text("path")?,
+                    branch: text("branch")?,
+                    id: id as i64,
+                })
+            }
+            _ => Request::from_js(value).map(Command::Analyse),
+        }
+    }
+}
+
 /// Splits a directory picker's `webkitRelativePath` (`folder/sub/file`) into the folder's name
 /// and the path inside it.
 pub fn split_relative_path(path: &str) -> (String, String) {
@@ -134,9 +199,20 @@ fn files(value: &JsValue) -> Result<Vec<File>, String> {
         .collect()
 }
 
+/// The phases of an analysis, in order, with what the page calls them.
+pub const PHASES: [(&str, &str); 4] = [
+    ("listing", "Reading the archive directory"),
+    ("snapshots", "Reading snapshots"),
+    ("manifests", "Decoding manifests"),
+    ("checks", "Running checks"),
+];
+
 /// How far the analysis is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProgressUpdate {
+    /// The phase: one of the keys of [`PHASES`].
+    #[serde(default)]
+    pub phase: String,
     /// What the core is doing, as it describes it (`Display` of [`prv::Progress`]).
     pub text: String,
     /// Units done in the current phase.
@@ -148,10 +224,35 @@ pub struct ProgressUpdate {
 impl ProgressUpdate {
     /// From the core's progress.
     pub fn from_core(p: &prv::Progress) -> Self {
+        use prv::analysis::Phase;
+        let phase = match p.phase {
+            Phase::Listing => "listing",
+            Phase::Snapshots => "snapshots",
+            Phase::Manifests => "manifests",
+            Phase::Checks => "checks",
+        };
         ProgressUpdate {
+            phase: phase.to_string(),
             text: p.to_string(),
             done: p.done,
             total: p.total,
+        }
+    }
+
+    /// The index of the phase in [`PHASES`] (unknown phases count as the first).
+    pub fn phase_index(&self) -> usize {
+        PHASES
+            .iter()
+            .position(|(key, _)| *key == self.phase)
+            .unwrap_or(0)
+    }
+
+    /// The counts, for people: `12 of 40`, or `12` when the total is unknown.
+    pub fn counts(&self) -> String {
+        if self.total > 0 {
+            format!("{} of {}", self.done.min(self.total), self.total)
+        } else {
+            self.done.to_string()
         }
     }
 
@@ -171,8 +272,21 @@ pub enum Reply {
     Progress(ProgressUpdate),
     /// The analysis finished.
     Done {
-        /// The report.
-        report: Box<prv::Report>,
+        /// The report, exactly as the CLI writes it with `--format json`.
+        json: String,
+        /// The report as the CLI writes it with `--format markdown`.
+        markdown: String,
+    },
+    /// The answer to [`Command::Detail`].
+    Detail {
+        /// Table path asked for.
+        path: String,
+        /// Branch asked for.
+        branch: String,
+        /// Snapshot asked for.
+        id: i64,
+        /// The detail, `None` when there is no such snapshot (or no analysis yet).
+        detail: Option<Box<prv::detail::SnapshotDetail>>,
     },
     /// Nothing could be analysed (not a zip, unreadable file, a crash).
     Failed {
@@ -235,6 +349,7 @@ mod tests {
 
     fn progress(done: u64, total: u64) -> ProgressUpdate {
         ProgressUpdate {
+            phase: "manifests".into(),
             text: format!("reading {done}/{total}"),
             done,
             total,
@@ -248,6 +363,16 @@ mod tests {
             Reply::Progress(progress(3, 9)),
             Reply::Failed {
                 message: "not a zip".into(),
+            },
+            Reply::Done {
+                json: "{\n  \"schema\": \"x\"\n}\n".into(),
+                markdown: "## ✅ **PASS**\n".into(),
+            },
+            Reply::Detail {
+                path: "wh/db.db/t".into(),
+                branch: "main".into(),
+                id: 3,
+                detail: None,
             },
         ] {
             let json = reply.to_json();
@@ -279,6 +404,35 @@ mod tests {
             split_relative_path("file"),
             (String::new(), "file".to_string())
         );
+    }
+
+    #[test]
+    fn progress_knows_its_phase_and_counts() {
+        let p = progress(3, 9);
+        assert_eq!(p.phase_index(), 2);
+        assert_eq!(p.counts(), "3 of 9");
+        assert_eq!(progress(4, 0).counts(), "4");
+        let core = prv::Progress {
+            phase: prv::analysis::Phase::Snapshots,
+            done: 1,
+            total: 2,
+        };
+        let p = ProgressUpdate::from_core(&core);
+        assert_eq!((p.phase.as_str(), p.phase_index()), ("snapshots", 1));
+        // Older messages without a phase still parse.
+        let old: ProgressUpdate =
+            serde_json::from_str(r#"{"text":"x","done":1,"total":2}"#).unwrap();
+        assert_eq!(old.phase_index(), 0);
+    }
+
+    #[test]
+    fn done_starts_with_its_type() {
+        let json = Reply::Done {
+            json: "{}".into(),
+            markdown: String::new(),
+        }
+        .to_json();
+        assert!(json.starts_with(r#"{"type":"done""#), "{json}");
     }
 
     #[test]

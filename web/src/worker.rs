@@ -1,10 +1,13 @@
 //! The Web Worker that runs the core.
 //!
-//! Started by the page from [`crate::WORKER_SCRIPT`]; posts [`Reply::Ready`], then answers each
-//! [`Request`] with progress updates and one `Done` or `Failed`. The analysis is synchronous and
-//! reads the user's files with `FileReaderSync`, which only a worker may do; the page's thread
-//! stays free.
+//! Started by the page from [`crate::WORKER_SCRIPT`]; posts [`Reply::Ready`], then answers an
+//! `analyse` [`Command`] with progress updates and one `Done` or `Failed`, and each `detail`
+//! command with one `Detail`. The analysis is synchronous and reads the user's files with
+//! `FileReaderSync`, which only a worker may do; the page's thread stays free. The finished
+//! analysis (and the opened artifact) stay here until the page terminates the worker, so a
+//! snapshot's detail costs no I/O and no second analysis.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use wasm_bindgen::closure::Closure;
@@ -12,8 +15,21 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use crate::blob::BlobReader;
-use crate::protocol::{ProgressUpdate, Reply, Request, Throttle};
+use crate::protocol::{Command, ProgressUpdate, Reply, Request, Throttle};
 use prv::source::{Artifact, HostFile, Input, RandomAccess};
+
+thread_local! {
+    /// The last analysis, kept for detail requests.
+    static LAST: RefCell<Option<Finished>> = const { RefCell::new(None) };
+}
+
+/// A finished analysis and the artifact it read.
+pub struct Finished {
+    /// The opened artifact (its readers hold the user's Blobs).
+    pub artifact: Artifact,
+    /// The analysis.
+    pub analysis: prv::Analysis,
+}
 
 /// Minimum time between two progress messages, in ms.
 const PROGRESS_INTERVAL_MS: f64 = 100.0;
@@ -26,14 +42,31 @@ pub fn start() {
         });
     }));
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| {
-        let reply = match Request::from_js(&event.data()) {
-            Ok(request) => {
+        let reply = match Command::from_js(&event.data()) {
+            Ok(Command::Analyse(request)) => {
+                // Free the previous analysis first.
+                LAST.with(|last| last.borrow_mut().take());
                 let mut throttle = Throttle::new(PROGRESS_INTERVAL_MS);
-                run(request, &mut |update| {
+                let (reply, finished) = analyse(request, &mut |update| {
                     if throttle.admit(update, js_sys::Date::now()) {
                         post(&Reply::Progress(update.clone()));
                     }
-                })
+                });
+                LAST.with(|last| *last.borrow_mut() = finished);
+                reply
+            }
+            Ok(Command::Detail { path, branch, id }) => {
+                let detail = LAST.with(|last| {
+                    last.borrow()
+                        .as_ref()
+                        .and_then(|f| f.analysis.snapshot_detail(&path, &branch, id))
+                });
+                Reply::Detail {
+                    path,
+                    branch,
+                    id,
+                    detail: detail.map(Box::new),
+                }
             }
             Err(message) => Reply::Failed { message },
         };
@@ -57,11 +90,45 @@ fn post(reply: &Reply) {
 /// Runs one analysis: opens the request's files as an artifact and analyses it, reporting
 /// progress through `progress`. Never reads a whole file: the core asks for what it needs.
 pub fn run(request: Request, progress: &mut dyn FnMut(&ProgressUpdate)) -> Reply {
-    if request.is_empty() {
-        return Reply::Failed {
-            message: "No file was given.".into(),
-        };
+    analyse(request, progress).0
+}
+
+/// [`run`], also giving back the finished analysis (kept by the worker for detail requests).
+pub fn analyse(
+    request: Request,
+    progress: &mut dyn FnMut(&ProgressUpdate),
+) -> (Reply, Option<Finished>) {
+    match open_and_analyse(request, progress) {
+        Ok(finished) => {
+            let report = &finished.analysis.report;
+            // The CLI's `--format json` and `--format markdown`, the same functions.
+            let reply = Reply::Done {
+                json: prv::report::json::render(report),
+                markdown: prv::report::markdown::render(report),
+            };
+            (reply, Some(finished))
+        }
+        Err(message) => (Reply::Failed { message }, None),
     }
+}
+
+fn listing(text: String, done: u64) -> ProgressUpdate {
+    ProgressUpdate {
+        phase: "listing".into(),
+        text,
+        done,
+        total: 0,
+    }
+}
+
+fn open_and_analyse(
+    request: Request,
+    progress: &mut dyn FnMut(&ProgressUpdate),
+) -> Result<Finished, String> {
+    if request.is_empty() {
+        return Err("No file was given.".into());
+    }
+    progress(&listing("reading the archive directory".into(), 0));
     let mut inputs = Vec::new();
     for file in request.zips {
         let name = file.name();
@@ -70,11 +137,7 @@ pub fn run(request: Request, progress: &mut dyn FnMut(&ProgressUpdate)) -> Reply
                 name,
                 data: Rc::new(reader) as Rc<dyn RandomAccess>,
             }),
-            Err(e) => {
-                return Reply::Failed {
-                    message: format!("{name} cannot be read: {e}"),
-                }
-            }
+            Err(e) => return Err(format!("{name} cannot be read: {e}")),
         }
     }
     if let Some(folder) = request.folder {
@@ -87,11 +150,7 @@ pub fn run(request: Request, progress: &mut dyn FnMut(&ProgressUpdate)) -> Reply
                     modified_millis: (modified > 0.0).then_some(modified as i64),
                     data: Rc::new(reader),
                 }),
-                Err(e) => {
-                    return Reply::Failed {
-                        message: format!("{path} cannot be read: {e}"),
-                    }
-                }
+                Err(e) => return Err(format!("{path} cannot be read: {e}")),
             }
         }
         inputs.push(Input::Folder {
@@ -103,18 +162,15 @@ pub fn run(request: Request, progress: &mut dyn FnMut(&ProgressUpdate)) -> Reply
         now_millis: request.now_millis,
         ..Default::default()
     };
-    let artifact = match Artifact::open(inputs, &options.limits) {
-        Ok(artifact) => artifact,
-        Err(e) => {
-            return Reply::Failed {
-                message: format!("This is not a readable warehouse artifact: {e}"),
-            }
-        }
-    };
-    let report = prv::analyze(&artifact, &options, &mut |p| {
+    let artifact = Artifact::open(inputs, &options.limits)
+        .map_err(|e| format!("This is not a readable warehouse artifact: {e}"))?;
+    let entries = artifact.files().len() as u64;
+    progress(&listing(
+        format!("reading the archive directory ({entries} entries)"),
+        entries,
+    ));
+    let analysis = prv::run(&artifact, &options, &mut |p| {
         progress(&ProgressUpdate::from_core(p))
     });
-    Reply::Done {
-        report: Box::new(report),
-    }
+    Ok(Finished { artifact, analysis })
 }

@@ -6,7 +6,7 @@ use js_sys::{Array, Uint8Array};
 use prv::source::RandomAccess;
 use prv_web::blob::BlobReader;
 use prv_web::cache::BLOCK_SIZE;
-use prv_web::protocol::{Folder, Reply, Request};
+use prv_web::protocol::{Command, Folder, Reply, Request};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use web_sys::{Blob, File};
 
@@ -97,11 +97,24 @@ fn analyses_a_real_warehouse_zip() {
         )],
         ..Request::default()
     };
-    let mut updates = 0;
-    let reply = prv_web::worker::run(request, &mut |_| updates += 1);
-    let Reply::Done { report } = &reply else {
+    let mut phases = Vec::new();
+    let (reply, finished) = prv_web::worker::analyse(request, &mut |u| {
+        if phases.last() != Some(&u.phase) {
+            phases.push(u.phase.clone());
+        }
+    });
+    assert_eq!(phases, ["listing", "snapshots", "manifests", "checks"]);
+    let Reply::Done { json, markdown } = &reply else {
         panic!("expected a report, got {reply:?}");
     };
+    let report = prv::report::json::parse(json).unwrap();
+    // The same bytes as the CLI's renderers give for this report.
+    assert_eq!(*json, prv::report::json::render(&report));
+    assert_eq!(*markdown, prv::report::markdown::render(&report));
+    assert_eq!(
+        report.input.name,
+        "java09_d_crash_between_append_and_compact.zip"
+    );
     let table = report
         .tables
         .iter()
@@ -111,6 +124,62 @@ fn analyses_a_real_warehouse_zip() {
     assert_eq!(ids, (1..=11).collect::<Vec<_>>());
     // What the page receives is what the worker sent.
     assert_eq!(Reply::from_json(&reply.to_json()).unwrap(), reply);
+    // The worker keeps the analysis: a snapshot's detail, on demand.
+    let finished = finished.unwrap();
+    let detail = finished
+        .analysis
+        .snapshot_detail(&table.path, "main", 7)
+        .unwrap();
+    assert_eq!(detail.id, 7);
+    assert!(finished
+        .analysis
+        .snapshot_detail(&table.path, "main", 999)
+        .is_none());
+}
+
+#[wasm_bindgen_test]
+fn detail_commands_survive_the_trip_to_the_worker() {
+    let command = Command::Detail {
+        path: "wh/db.db/t".into(),
+        branch: "b1".into(),
+        id: 42,
+    };
+    match Command::from_js(&command.to_js().unwrap()).unwrap() {
+        Command::Detail { path, branch, id } => {
+            assert_eq!(
+                (path.as_str(), branch.as_str(), id),
+                ("wh/db.db/t", "b1", 42)
+            );
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+    let analyse = Command::Analyse(Request {
+        zips: vec![file(b"zip", "a.zip")],
+        ..Request::default()
+    });
+    assert!(matches!(
+        Command::from_js(&analyse.to_js().unwrap()).unwrap(),
+        Command::Analyse(r) if r.zips.len() == 1
+    ));
+}
+
+#[wasm_bindgen_test]
+fn permalinks_round_trip_in_the_browser() {
+    let json = prv::report::json::render(&{
+        let (reply, _) = prv_web::worker::analyse(
+            Request {
+                zips: vec![file(FIXTURE, "x.zip")],
+                ..Request::default()
+            },
+            &mut |_| {},
+        );
+        let Reply::Done { json, .. } = reply else {
+            panic!("no report");
+        };
+        prv::report::json::parse(&json).unwrap()
+    });
+    let hash = prv_web::permalink::encode(&json).unwrap();
+    assert_eq!(prv_web::permalink::decode(&hash).unwrap().unwrap(), json);
 }
 
 #[wasm_bindgen_test]

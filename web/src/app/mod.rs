@@ -1,8 +1,11 @@
 //! The page: a drop zone, then progress, then the report (or what went wrong).
 //!
-//! Each analysis runs in a fresh worker ([`Job`]), started on demand from the page's own origin
-//! and terminated when it is done or replaced; replies are applied to [`PageState`].
+//! Each analysis runs in a fresh worker ([`Job`]), started on demand from the page's own origin.
+//! The worker stays alive after its report, to answer snapshot-detail requests from the
+//! timeline, and is terminated when the analysis is cancelled or replaced. Replies are applied
+//! to [`PageState`]. A permalink (`#report=…`) shows its report with no worker at all.
 
+mod dom;
 mod drop_zone;
 mod report;
 
@@ -14,15 +17,20 @@ use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
 use yew::prelude::*;
 
 use crate::blob::describe_js;
-use crate::protocol::{Reply, Request};
+use crate::permalink;
+use crate::protocol::{Command, Reply, Request, PHASES};
 use crate::state::{Action, PageState, Status};
 use crate::WORKER_SCRIPT;
 
 use self::drop_zone::DropZone;
 use self::report::ReportView;
 
+pub use self::drop_zone::EXAMPLE_FILE;
+
 /// Mounts the app on `#app` (or the body).
 pub fn render() {
+    // The theme the user chose before, before the first paint.
+    dom::apply_theme(dom::stored_theme().as_deref(), false);
     let root = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id("app"));
@@ -43,6 +51,10 @@ impl Reducible for PageState {
         Rc::new(self.apply(action))
     }
 }
+
+/// The performance mark set when an analysis is asked for; the measure `prv:analysis` runs from
+/// it to the verdict on screen.
+const START_MARK: &str = "prv:analysis-start";
 
 /// One analysis in its own worker. Dropping it stops the worker.
 struct Job {
@@ -66,7 +78,7 @@ impl Job {
         run: u64,
         dispatcher: UseReducerDispatcher<PageState>,
     ) -> Result<Job, String> {
-        let message = request.to_js()?;
+        let message = Command::Analyse(request.clone()).to_js()?;
         let worker = Worker::new(WORKER_SCRIPT).map_err(|e| describe_js(&e))?;
         let on_message = {
             let worker = worker.clone();
@@ -83,12 +95,8 @@ impl Job {
                         }
                     }
                     Ok(reply) => {
-                        let finished = matches!(reply, Reply::Done { .. } | Reply::Failed { .. });
+                        // The worker stays: it answers snapshot-detail requests until replaced.
                         dispatcher.dispatch(Action::Reply { run, reply });
-                        if finished {
-                            // One worker per analysis: give its memory back now.
-                            worker.terminate();
-                        }
                     }
                     Err(message) => dispatcher.dispatch(Action::WorkerError { run, message }),
                 }
@@ -109,6 +117,14 @@ impl Job {
             _on_error: on_error,
         })
     }
+
+    /// Asks the worker for a snapshot's detail.
+    fn ask(&self, command: &Command) -> Result<(), String> {
+        let message = command.to_js()?;
+        self.worker
+            .post_message(&message)
+            .map_err(|e| describe_js(&e))
+    }
 }
 
 /// The page.
@@ -117,23 +133,60 @@ pub fn app() -> Html {
     let state = use_reducer(PageState::default);
     let job = use_mut_ref(|| None::<Job>);
     let runs = use_mut_ref(|| 0u64);
+    let dark = use_state(|| dom::stored_theme().map_or_else(dom::system_dark, |t| t == "dark"));
+
+    let next_run = {
+        let runs = runs.clone();
+        move || {
+            let mut runs = runs.borrow_mut();
+            *runs += 1;
+            *runs
+        }
+    };
+
+    // A permalink: show its report, now and whenever the hash changes to another one.
+    {
+        let dispatcher = state.dispatcher();
+        let job = job.clone();
+        let next_run = next_run.clone();
+        use_effect_with((), move |_| {
+            let open = move || {
+                let hash = dom::location_hash();
+                if !permalink::is_permalink(&hash) {
+                    return;
+                }
+                job.borrow_mut().take();
+                let json = permalink::decode(&hash)
+                    .and_then(|j| j.ok_or_else(|| "The link holds no report.".to_string()));
+                dispatcher.dispatch(Action::OpenLink {
+                    run: next_run(),
+                    json: json.map_err(|e| format!("This link's report cannot be read: {e}.")),
+                });
+            };
+            open();
+            dom::on_hash_change(open);
+        });
+    }
 
     let on_request = {
         let dispatcher = state.dispatcher();
+        let job = job.clone();
+        let next_run = next_run.clone();
         Callback::from(move |request: Request| {
-            // Stop the previous analysis, if any.
+            // Stop the previous analysis, if any, and drop a permalink's hash: the URL no longer
+            // describes what is shown.
             job.borrow_mut().take();
+            if permalink::is_permalink(&dom::location_hash()) {
+                let _ = dom::set_location_hash("");
+            }
             if request.is_empty() {
                 dispatcher.dispatch(Action::Rejected {
                     message: "No file was given. Choose a .zip of a Paimon warehouse.".into(),
                 });
                 return;
             }
-            let run = {
-                let mut runs = runs.borrow_mut();
-                *runs += 1;
-                *runs
-            };
+            let run = next_run();
+            dom::mark(START_MARK);
             dispatcher.dispatch(Action::Start {
                 run,
                 input: request.display_name(),
@@ -145,19 +198,110 @@ pub fn app() -> Html {
         })
     };
 
+    let on_error = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |message: String| dispatcher.dispatch(Action::Rejected { message }))
+    };
+
+    let on_cancel = {
+        let dispatcher = state.dispatcher();
+        let job = job.clone();
+        Callback::from(move |_: MouseEvent| {
+            job.borrow_mut().take();
+            dispatcher.dispatch(Action::Cancel);
+        })
+    };
+
+    let on_select = {
+        let dispatcher = state.dispatcher();
+        let job = job.clone();
+        Callback::from(move |(path, branch, id): (String, String, i64)| {
+            let command = Command::Detail {
+                path: path.clone(),
+                branch: branch.clone(),
+                id,
+            };
+            let asked = match job.borrow().as_ref() {
+                Some(job) => job.ask(&command),
+                None => Err("the report was opened from a link, without its artifact".into()),
+            };
+            match asked {
+                Ok(()) => dispatcher.dispatch(Action::AskDetail { path, branch, id }),
+                Err(e) => dispatcher.dispatch(Action::DetailUnavailable {
+                    id,
+                    message: format!("Snapshot {id}: no detail ({e})."),
+                }),
+            }
+        })
+    };
+    let on_close_detail = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |()| dispatcher.dispatch(Action::CloseDetail))
+    };
+
+    let on_theme = {
+        let dark = dark.clone();
+        Callback::from(move |_: MouseEvent| {
+            let next = !*dark;
+            dom::apply_theme(Some(if next { "dark" } else { "light" }), true);
+            dark.set(next);
+        })
+    };
+
+    // The verdict is on screen: measure from the request, and move focus to it.
+    let done = matches!(state.status, Status::Done(_));
+    let run = state.run;
+    use_effect_with((done, run), move |(done, _)| {
+        if *done {
+            dom::measure("prv:analysis", START_MARK);
+        }
+    });
+
     let busy = matches!(state.status, Status::Running { .. });
+    let announcement = match &state.status {
+        Status::Idle => String::new(),
+        Status::Running { input, phases } => match phases.last() {
+            Some(p) => format!("Analysing {input}: {}.", p.text),
+            None => format!("Analysing {input}."),
+        },
+        Status::Done(loaded) => format!(
+            "Analysis done: {}.",
+            loaded.report.verdict.as_str().to_uppercase()
+        ),
+        Status::Failed { message, .. } => message.clone(),
+    };
     html! {
         <>
+            <a class="skip-link" href="#main">{ "Skip to the content" }</a>
             <header class="masthead">
-                <h1>{ "Paimon Recovery Validator" }</h1>
+                <div class="masthead-row">
+                    <h1>{ "Paimon Recovery Validator" }</h1>
+                    <button
+                        type="button"
+                        class="theme-toggle"
+                        data-testid="theme-toggle"
+                        aria-pressed={(*dark).to_string()}
+                        onclick={on_theme}
+                    >
+                        { if *dark { "Light mode" } else { "Dark mode" } }
+                    </button>
+                </div>
                 <p class="tagline">
                     { "Reconstructs every Apache Paimon table's snapshot timeline from a warehouse \
                        artifact and flags lost changelog and unsafe consumer positions." }
                 </p>
+                <p class="privacy" data-testid="privacy">
+                    <strong>{ "Your files never leave your browser." }</strong>
+                    { " They are read in this tab by WebAssembly; nothing is uploaded, and the \
+                       page makes no request to any other site." }
+                </p>
             </header>
-            <main>
-                <DropZone {on_request} {busy} />
-                { status_view(&state.status) }
+            <main id="main">
+                <DropZone {on_request} {busy} {on_error} />
+                <p class="visually-hidden" role="status" aria-live="polite" data-testid="announcer">
+                    { announcement }
+                </p>
+                { status_view(&state, on_cancel, on_select, on_close_detail) }
             </main>
             <footer class="colophon">
                 <p>
@@ -170,8 +314,13 @@ pub fn app() -> Html {
     }
 }
 
-fn status_view(status: &Status) -> Html {
-    match status {
+fn status_view(
+    state: &PageState,
+    on_cancel: Callback<MouseEvent>,
+    on_select: Callback<(String, String, i64)>,
+    on_close_detail: Callback<()>,
+) -> Html {
+    match &state.status {
         Status::Idle => html! {
             <section class="intro">
                 <p>
@@ -182,24 +331,50 @@ fn status_view(status: &Status) -> Html {
                 </p>
             </section>
         },
-        Status::Running { input, progress } => {
-            let fraction = progress.as_ref().and_then(|p| p.fraction());
+        Status::Running { input, phases } => {
+            let current = phases.last().map_or(0, |p| p.phase_index());
+            let fraction = phases.last().and_then(|p| p.fraction());
             html! {
-                <section class="progress" data-testid="progress" aria-live="polite" aria-busy="true">
+                <section class="progress" data-testid="progress" aria-busy="true">
                     <p class="progress-title">{ format!("Analysing {input}…") }</p>
                     if let Some(fraction) = fraction {
-                        <progress max="1" value={fraction.to_string()}></progress>
+                        <progress max="1" value={fraction.to_string()} aria-label="Progress of this phase"></progress>
                     } else {
-                        <progress></progress>
+                        <progress aria-label="Progress"></progress>
                     }
-                    <p class="progress-text">
-                        { progress.as_ref().map(|p| p.text.clone()).unwrap_or_else(|| "Starting…".into()) }
-                    </p>
+                    <ol class="phases">
+                        { for PHASES.iter().enumerate().map(|(i, (key, label))| {
+                            let seen = phases.iter().find(|p| p.phase == *key);
+                            let state = if phases.is_empty() || i > current {
+                                "pending"
+                            } else if i < current {
+                                "done"
+                            } else {
+                                "current"
+                            };
+                            html! {
+                                <li class={classes!("phase", state)} data-phase={*key} data-state={state}>
+                                    <span class="phase-label">{ *label }</span>
+                                    if let Some(p) = seen {
+                                        <span class="phase-count">{ format!(" ({})", p.counts()) }</span>
+                                    }
+                                </li>
+                            }
+                        }) }
+                    </ol>
+                    <button type="button" class="button secondary" data-testid="cancel" onclick={on_cancel}>
+                        { "Cancel" }
+                    </button>
                 </section>
             }
         }
-        Status::Done { input, report } => html! {
-            <ReportView report={report.clone()} input={input.clone()} />
+        Status::Done(loaded) => html! {
+            <ReportView
+                loaded={loaded.clone()}
+                detail={state.detail.clone()}
+                {on_select}
+                {on_close_detail}
+            />
         },
         Status::Failed { input, message } => html! {
             <section class="error" data-testid="error" role="alert">
@@ -211,6 +386,7 @@ fn status_view(status: &Status) -> Html {
                     }
                 </h2>
                 <p>{ message }</p>
+                <p>{ "Choose a .zip of a Paimon warehouse (or its folder) above, or try the example." }</p>
             </section>
         },
     }

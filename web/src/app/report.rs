@@ -1,30 +1,106 @@
-//! The report: the verdict, then each table with its findings, snapshots and consumers.
+//! The report: the verdict, exports, what could not be read, filters, then each table with its
+//! timeline, its findings grouped by severity, and its consumers, tags and engine checkpoints.
 
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use prv::report::model::{ConsumerReport, Finding, SnapshotSummary, TableReport};
-use prv::Report;
+use prv::report::model::{
+    ConsumerReport, Finding, RayCheckpointReport, Severity, SparkCheckpointReport, TableReport,
+};
+use serde_json::Value;
+use wasm_bindgen::JsCast;
+use web_sys::HtmlElement;
 use yew::prelude::*;
 
-use crate::state::{format_bytes, format_utc};
+use super::dom;
+use crate::filters::{self, Filter, SEVERITIES};
+use crate::permalink;
+use crate::state::{format_bytes, format_utc, DetailState, Loaded};
+use crate::timeline::{SnapshotDetailView, Timeline};
 
 /// Properties of [`ReportView`].
-#[derive(Properties, PartialEq)]
+#[derive(Properties)]
 pub struct ReportProps {
-    /// The report.
-    pub report: Rc<Report>,
-    /// What was analysed, as the page named it.
-    pub input: String,
+    /// The report and its exports.
+    pub loaded: Rc<Loaded>,
+    /// The snapshot detail panel's state.
+    pub detail: DetailState,
+    /// A snapshot was chosen on a timeline: `(table path, branch, id)`.
+    pub on_select: Callback<(String, String, i64)>,
+    /// The detail panel was closed.
+    pub on_close_detail: Callback<()>,
+}
+
+impl PartialEq for ReportProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.loaded, &other.loaded)
+            && self.detail == other.detail
+            && self.on_select == other.on_select
+            && self.on_close_detail == other.on_close_detail
+    }
 }
 
 fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+fn opt(n: Option<i64>) -> String {
+    n.map(|n| n.to_string()).unwrap_or_else(|| "–".into())
+}
+
+/// Moves keyboard focus to (and scrolls to) the element with id `id`.
+fn focus_element(id: &str) {
+    let el = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+        .and_then(|e| e.dyn_into::<HtmlElement>().ok());
+    if let Some(el) = el {
+        el.scroll_into_view();
+        let _ = el.focus();
+    }
+}
+
+/// The tables of one path: `(path, one report per branch with main first, their indexes in the
+/// report)`.
+type TableGroup = (String, Vec<Rc<TableReport>>, Vec<usize>);
+
 /// The whole report.
 #[function_component(ReportView)]
 pub fn report_view(props: &ReportProps) -> Html {
-    let report = &props.report;
+    let loaded = &props.loaded;
+    let report = &loaded.report;
+    let filter = use_state(Filter::default);
+    let notice = use_state(String::new);
+    let focus = use_state(|| None::<(String, i64, u64)>);
+    // The snapshot chosen on each table's timeline: path → (branch, id).
+    let selected = use_state(BTreeMap::<String, (String, i64)>::new);
+    // The branch shown on each table's timeline: path → branch.
+    let branches = use_state(BTreeMap::<String, String>::new);
+
+    // Tables grouped by path (main first, as the report orders them), as shared Rcs so the
+    // timeline keeps its zoom across renders.
+    let groups: Rc<Vec<TableGroup>> =
+        use_memo(ReportKey(loaded.clone()), |ReportKey(loaded)| {
+            let mut groups: Vec<TableGroup> = Vec::new();
+            for (i, t) in loaded.report.tables.iter().enumerate() {
+                match groups.iter_mut().find(|(p, _, _)| *p == t.path) {
+                    Some((_, ts, idx)) => {
+                        ts.push(Rc::new(t.clone()));
+                        idx.push(i);
+                    }
+                    None => groups.push((t.path.clone(), vec![Rc::new(t.clone())], vec![i])),
+                }
+            }
+            for (_, ts, idx) in groups.iter_mut() {
+                // `main` first (the timeline's selector starts there).
+                if let Some(m) = ts.iter().position(|t| t.branch == "main") {
+                    ts.swap(0, m);
+                    idx.swap(0, m);
+                }
+            }
+            groups
+        });
+
     let verdict = report.verdict.as_str();
     let headline = match verdict {
         "fail" => "FAIL: data was lost or a reader will misbehave",
@@ -32,12 +108,36 @@ pub fn report_view(props: &ReportProps) -> Html {
         _ => "PASS: no problem found",
     };
     let s = &report.summary;
+    let input_name = if report.input.name.is_empty() {
+        loaded.input.clone()
+    } else {
+        report.input.name.clone()
+    };
+
+    let on_focus_finding = {
+        let focus = focus.clone();
+        Callback::from(move |(path, id): (String, i64)| {
+            let serial = focus.as_ref().map_or(0, |f| f.2 + 1);
+            focus.set(Some((path.clone(), id, serial)));
+            focus_element(&timeline_anchor(&path));
+        })
+    };
+
+    let unread = filters::unread_files(report);
+    let f = (*filter).clone();
+    let ctx = FindingCtx {
+        filter: f.clone(),
+        on_focus: on_focus_finding.clone(),
+    };
+
     html! {
         <>
             <section
                 class={classes!("verdict", format!("verdict-{verdict}"))}
                 data-testid="verdict"
                 data-verdict={verdict}
+                tabindex="-1"
+                id="verdict"
             >
                 <h2>{ headline }</h2>
                 <p class="summary">
@@ -52,7 +152,7 @@ pub fn report_view(props: &ReportProps) -> Html {
                 <p class="input-info">
                     { format!(
                         "{} · {} · {} · clock {} ({})",
-                        if report.input.name.is_empty() { &props.input } else { &report.input.name },
+                        input_name,
                         format_bytes(report.input.size),
                         plural(report.input.files, "file", "files"),
                         format_utc(report.clock.now_millis),
@@ -62,101 +162,409 @@ pub fn report_view(props: &ReportProps) -> Html {
                         },
                     ) }
                 </p>
+                if loaded.from_link {
+                    <p class="link-note" data-testid="from-link">
+                        { "This report was opened from a link: it is shown as it was made, \
+                           without the artifact (snapshot details need the artifact)." }
+                    </p>
+                }
             </section>
-            if !report.findings.is_empty() {
-                <section class="artifact-findings">
-                    <h2>{ "About the artifact" }</h2>
-                    <ul class="findings">{ for report.findings.iter().map(finding_view) }</ul>
+            <ExportBar loaded={ReportKey(loaded.clone())} notice={notice.clone()} />
+            if report.tables.is_empty() {
+                <section class="state no-table" data-testid="no-table" role="note">
+                    <h2>{ "No Paimon table was found" }</h2>
+                    <p>
+                        { format!(
+                            "{input_name} holds {} but no table (a directory with snapshot/ or \
+                             schema/ files). What the artifact holds is listed below.",
+                            plural(report.input.files, "file", "files"),
+                        ) }
+                    </p>
                 </section>
             }
-            { for report.tables.iter().map(table_view) }
+            if !unread.is_empty() {
+                <section class="state partly-unreadable" data-testid="partly-unreadable" role="note">
+                    <h2>{ "Part of the artifact could not be read" }</h2>
+                    <p>
+                        { format!(
+                            "The report covers what could be read ({} of {} listed files were \
+                             read). Not read:",
+                            report.stats.files_read,
+                            report.stats.files_listed,
+                        ) }
+                    </p>
+                    <ul class="unread">
+                        { for unread.iter().take(200).map(|p| html! { <li><code>{ p }</code></li> }) }
+                    </ul>
+                    if unread.len() > 200 {
+                        <p>{ format!("… and {} more (see the JSON report).", unread.len() - 200) }</p>
+                    }
+                </section>
+            }
+            <FilterBar report={ReportKey(loaded.clone())} filter={filter.clone()} />
+            if !report.findings.is_empty() {
+                <section class="artifact-findings" data-testid="artifact-findings">
+                    <h2>{ "About the artifact" }</h2>
+                    { findings_list(None, &report.findings, "", "", &ctx) }
+                </section>
+            }
+            { for groups.iter().map(|(path, tables, indexes)| {
+                let chosen = branches.get(path).cloned().unwrap_or_else(|| {
+                    tables.first().map(|t| t.branch.clone()).unwrap_or_default()
+                });
+                let focus_id = focus.as_ref().filter(|(p, _, _)| p == path).map(|(_, id, _)| *id);
+                let on_select = {
+                    let on_select = props.on_select.clone();
+                    let selected = selected.clone();
+                    let path = path.clone();
+                    Callback::from(move |(branch, id): (String, i64)| {
+                        let mut next = (*selected).clone();
+                        next.insert(path.clone(), (branch.clone(), id));
+                        selected.set(next);
+                        on_select.emit((path.clone(), branch, id));
+                    })
+                };
+                let on_branch = {
+                    let branches = branches.clone();
+                    let path = path.clone();
+                    Callback::from(move |branch: String| {
+                        let mut next = (*branches).clone();
+                        next.insert(path.clone(), branch);
+                        branches.set(next);
+                    })
+                };
+                let on_svg = {
+                    let tables = tables.clone();
+                    let chosen = chosen.clone();
+                    let notice = notice.clone();
+                    let input = input_name.clone();
+                    Callback::from(move |_: MouseEvent| {
+                        let Some(t) = tables.iter().find(|t| t.branch == chosen).or(tables.first()) else {
+                            return;
+                        };
+                        let svg = crate::timeline::to_svg_string(t, None);
+                        let name = filters::export_name(&format!("{input}-{}-{}", t.path.replace('/', "_"), t.branch), "svg");
+                        notice.set(match dom::download(&svg, &name, "image/svg+xml") {
+                            Ok(()) => format!("Timeline saved as {name}."),
+                            Err(e) => format!("The timeline could not be saved: {e}"),
+                        });
+                    })
+                };
+                let picked = selected.get(path).cloned();
+                let detail_here = match (&props.detail, &picked) {
+                    (DetailState::Closed, _) | (_, None) => None,
+                    (d, Some(_)) => Some(d.clone()),
+                };
+                let first = tables.first().cloned();
+                html! {
+                    <section class="table-group" data-table-group={path.clone()}>
+                        <h2 class="table-heading">
+                            <code class="table-path">{ path }</code>
+                            if let Some(t) = &first {
+                                <span class="table-meta">{ table_meta(t) }</span>
+                            }
+                        </h2>
+                        if tables.iter().any(|t| !t.snapshots.is_empty()) {
+                            <div class="timeline-wrap" id={timeline_anchor(path)} tabindex="-1">
+                                <Timeline
+                                    branches={tables.clone()}
+                                    focus={focus_id}
+                                    {on_select}
+                                    {on_branch}
+                                />
+                                <div class="timeline-actions">
+                                    <button type="button" class="button small" data-testid="export-svg" onclick={on_svg}>
+                                        { "Download timeline (SVG)" }
+                                    </button>
+                                </div>
+                            </div>
+                        }
+                        if let Some(detail) = detail_here {
+                            { detail_view(&detail, props.on_close_detail.clone()) }
+                            if let Some((branch, id)) = &picked {
+                                { back_links(tables, indexes, branch, *id) }
+                            }
+                        }
+                        { for tables.iter().zip(indexes.iter()).map(|(t, &i)| table_view(t, i, &ctx)) }
+                    </section>
+                }
+            }) }
         </>
     }
 }
 
-fn table_view(table: &TableReport) -> Html {
-    let range = match (table.earliest, table.latest) {
-        (Some(e), Some(l)) => format!("snapshots {e}–{l} ({} present)", table.snapshots.len()),
+/// The id of a table's timeline container.
+fn timeline_anchor(path: &str) -> String {
+    let clean: String = path
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    format!("timeline-{clean}")
+}
+
+fn table_meta(t: &TableReport) -> String {
+    let range = match (t.earliest, t.latest) {
+        (Some(e), Some(l)) => format!("snapshots {e}–{l}"),
         _ => "no snapshot".to_string(),
     };
-    let producer = table
+    let producer = t
         .options
         .get("changelog-producer")
         .map(|p| format!(" · changelog-producer = {p}"))
         .unwrap_or_default();
+    format!("{range}{producer}")
+}
+
+fn detail_view(detail: &DetailState, on_close: Callback<()>) -> Html {
+    match detail {
+        DetailState::Closed => html! {},
+        DetailState::Loading { .. } => html! {
+            <SnapshotDetailView detail={None} loading={true} {on_close} />
+        },
+        DetailState::Ready(d) => html! {
+            <SnapshotDetailView detail={Some(d.clone())} loading={false} {on_close} />
+        },
+        DetailState::Unavailable { id, message } => {
+            let onclick = Callback::from(move |_: MouseEvent| on_close.emit(()));
+            html! {
+                <section class="detail-unavailable" data-testid="snapshot-detail-unavailable" data-snapshot-id={id.to_string()}>
+                    <p>{ message }</p>
+                    <button type="button" class="button small" {onclick}>{ "Close" }</button>
+                </section>
+            }
+        }
+    }
+}
+
+/// From a snapshot chosen on the timeline back to the findings about it.
+fn back_links(tables: &[Rc<TableReport>], indexes: &[usize], branch: &str, id: i64) -> Html {
+    let Some((t, &ti)) = tables.iter().zip(indexes).find(|(t, _)| t.branch == branch) else {
+        return html! {};
+    };
+    let about: Vec<(usize, &Finding)> = t
+        .findings
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| filters::finding_snapshots(f).contains(&id))
+        .collect();
+    if about.is_empty() {
+        return html! {
+            <p class="back-links" data-testid="snapshot-findings">{ format!("No finding is about snapshot {id}.") }</p>
+        };
+    }
+    html! {
+        <div class="back-links" data-testid="snapshot-findings">
+            <p>{ format!("Findings about snapshot {id}:") }</p>
+            <ul>
+                { for about.into_iter().map(|(fi, f)| {
+                    let anchor = filters::finding_anchor(Some(ti), fi);
+                    let onclick = {
+                        let anchor = anchor.clone();
+                        Callback::from(move |_: MouseEvent| focus_element(&anchor))
+                    };
+                    html! {
+                        <li>
+                            <button type="button" class="link" data-goto-finding={anchor} {onclick}>
+                                { format!("{}: {}", f.code.as_str(), f.message) }
+                            </button>
+                        </li>
+                    }
+                }) }
+            </ul>
+        </div>
+    }
+}
+
+/// What a finding list needs besides the findings.
+#[derive(Clone)]
+struct FindingCtx {
+    filter: Filter,
+    on_focus: Callback<(String, i64)>,
+}
+
+fn table_view(table: &TableReport, index: usize, ctx: &FindingCtx) -> Html {
     html! {
         <article class="table-report" data-table-path={table.path.clone()} data-branch={table.branch.clone()}>
-            <h2>
-                <code class="table-path">{ &table.path }</code>
-                <span class="branch">{ format!("branch {}", table.branch) }</span>
-            </h2>
-            <p class="table-meta">{ format!("{range}{producer}") }</p>
-            if !table.findings.is_empty() {
-                <ul class="findings">{ for table.findings.iter().map(finding_view) }</ul>
-            }
-            if !table.snapshots.is_empty() {
-                <table class="snapshots" data-testid="snapshots">
-                    <thead>
-                        <tr>
-                            <th>{ "Id" }</th>
-                            <th>{ "Kind" }</th>
-                            <th>{ "Commit user" }</th>
-                            <th>{ "Identifier" }</th>
-                            <th>{ "Committed" }</th>
-                            <th class="num">{ "Delta rows" }</th>
-                            <th class="num">{ "Changelog rows" }</th>
-                        </tr>
-                    </thead>
-                    <tbody>{ for table.snapshots.iter().map(snapshot_row) }</tbody>
-                </table>
+            <h3>
+                { format!("Branch {}", table.branch) }
+                <span class="table-meta">{ format!(" · {}", table_meta(table)) }</span>
+            </h3>
+            if table.findings.is_empty() {
+                <p class="no-findings">{ "No finding." }</p>
+            } else {
+                { findings_list(Some(index), &table.findings, &table.path, &table.branch, ctx) }
             }
             if !table.consumers.is_empty() {
-                <table class="consumers">
-                    <thead>
-                        <tr>
-                            <th>{ "Consumer" }</th>
-                            <th class="num">{ "Next snapshot" }</th>
-                            <th>{ "Verdict" }</th>
-                        </tr>
-                    </thead>
-                    <tbody>{ for table.consumers.iter().map(consumer_row) }</tbody>
+                { consumers_table(&table.consumers) }
+            }
+            if !table.tags.is_empty() {
+                <table class="tags" data-testid="tags">
+                    <caption>{ "Tags" }</caption>
+                    <thead><tr><th>{ "Tag" }</th><th class="num">{ "Snapshot" }</th><th>{ "Snapshot file kept" }</th></tr></thead>
+                    <tbody>
+                        { for table.tags.iter().map(|t| html! {
+                            <tr data-tag-row={t.name.clone()}>
+                                <td><code>{ &t.name }</code></td>
+                                <td class="num">{ opt(t.snapshot) }</td>
+                                <td>{ if t.snapshot_retained { "yes" } else { "no" } }</td>
+                            </tr>
+                        }) }
+                    </tbody>
                 </table>
+            }
+            if !table.spark_checkpoints.is_empty() {
+                { spark_table(&table.spark_checkpoints) }
+            }
+            if !table.ray_checkpoints.is_empty() {
+                { ray_table(&table.ray_checkpoints) }
             }
         </article>
     }
 }
 
-fn opt(n: Option<i64>) -> String {
-    n.map(|n| n.to_string()).unwrap_or_else(|| "–".into())
-}
-
-fn snapshot_row(s: &SnapshotSummary) -> Html {
+fn consumers_table(consumers: &[ConsumerReport]) -> Html {
     html! {
-        <tr data-snapshot-row={s.id.to_string()} class={classes!(format!("kind-{}", s.kind.to_ascii_lowercase()))}>
-            <td class="num">{ s.id }</td>
-            <td>{ &s.kind }</td>
-            <td><code>{ &s.commit_user }</code></td>
-            <td class="num">{ s.commit_identifier }</td>
-            <td>{ format_utc(s.time_millis) }</td>
-            <td class="num">{ opt(s.delta_record_count) }</td>
-            <td class="num">{ opt(s.changelog_record_count) }</td>
-        </tr>
+        <table class="consumers" data-testid="consumers">
+            <caption>{ "Consumers" }</caption>
+            <thead>
+                <tr>
+                    <th>{ "Consumer" }</th>
+                    <th class="num">{ "Next snapshot" }</th>
+                    <th>{ "Verdict" }</th>
+                    <th>{ "Written" }</th>
+                </tr>
+            </thead>
+            <tbody>
+                { for consumers.iter().map(|c| html! {
+                    <tr data-consumer-row={c.id.clone()}>
+                        <td><code>{ &c.id }</code></td>
+                        <td class="num">{ opt(c.next_snapshot) }</td>
+                        <td class={classes!("consumer-verdict", c.verdict.as_str())}>{ c.verdict.as_str() }</td>
+                        <td>{ c.modified_millis.map(format_utc).unwrap_or_else(|| "–".into()) }</td>
+                    </tr>
+                }) }
+            </tbody>
+        </table>
     }
 }
 
-fn consumer_row(c: &ConsumerReport) -> Html {
+fn spark_table(checkpoints: &[SparkCheckpointReport]) -> Html {
     html! {
-        <tr data-consumer-row={c.id.clone()}>
-            <td><code>{ &c.id }</code></td>
-            <td class="num">{ opt(c.next_snapshot) }</td>
-            <td class={classes!("consumer-verdict", c.verdict.as_str())}>{ c.verdict.as_str() }</td>
-        </tr>
+        <table class="spark" data-testid="spark-checkpoints">
+            <caption>{ "Spark checkpoints" }</caption>
+            <thead>
+                <tr>
+                    <th>{ "Checkpoint" }</th>
+                    <th class="num">{ "Last batch (planned / committed)" }</th>
+                    <th>{ "Committed offset" }</th>
+                    <th class="num">{ "Resumes at snapshot" }</th>
+                    <th>{ "Consumer" }</th>
+                    <th>{ "Verdict" }</th>
+                </tr>
+            </thead>
+            <tbody>
+                { for checkpoints.iter().map(|c| html! {
+                    <tr data-spark-row={c.path.clone()} data-resume-snapshot={c.resume_snapshot.map(|s| s.to_string())}>
+                        <td><code>{ &c.path }</code></td>
+                        <td class="num">{ format!("{} / {}", opt(c.last_planned_batch), opt(c.last_committed_batch)) }</td>
+                        <td>{ c.offset.as_ref().map(|o| o.describe()).unwrap_or_else(|| "–".into()) }</td>
+                        <td class="num">{ opt(c.resume_snapshot) }</td>
+                        <td>
+                            { c.consumer.clone().unwrap_or_else(|| "–".into()) }
+                            if let Some(n) = c.consumer_next_snapshot {
+                                { format!(" (next snapshot {n})") }
+                            }
+                        </td>
+                        <td class="spark-verdict">{ c.verdict.as_str() }</td>
+                    </tr>
+                }) }
+            </tbody>
+        </table>
     }
 }
 
-fn finding_view(f: &Finding) -> Html {
+fn ray_table(checkpoints: &[RayCheckpointReport]) -> Html {
+    html! {
+        <table class="ray" data-testid="ray-checkpoints">
+            <caption>{ "Ray Data checkpoints" }</caption>
+            <thead>
+                <tr>
+                    <th>{ "Checkpoint" }</th>
+                    <th>{ "Id column" }</th>
+                    <th class="num">{ "Files" }</th>
+                    <th class="num">{ "Ids" }</th>
+                    <th class="num">{ "Not in the table" }</th>
+                    <th>{ "Paired" }</th>
+                </tr>
+            </thead>
+            <tbody>
+                { for checkpoints.iter().map(|c| html! {
+                    <tr data-ray-row={c.path.clone()}>
+                        <td><code>{ &c.path }</code></td>
+                        <td><code>{ &c.id_column }</code></td>
+                        <td class="num">{ c.files }</td>
+                        <td class="num">{ c.ids }</td>
+                        <td class="num">{ c.missing }</td>
+                        <td>{ &c.pairing }</td>
+                    </tr>
+                }) }
+            </tbody>
+        </table>
+    }
+}
+
+fn severity_heading(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "Errors",
+        Severity::Warning => "Warnings",
+        Severity::Info => "Notes",
+    }
+}
+
+fn findings_list(
+    table: Option<usize>,
+    findings: &[Finding],
+    path: &str,
+    branch: &str,
+    ctx: &FindingCtx,
+) -> Html {
+    let groups = filters::grouped(findings, &ctx.filter);
+    if groups.is_empty() {
+        return html! { <p class="no-findings">{ "No finding matches the filters." }</p> };
+    }
+    html! {
+        <div class="finding-groups">
+            { for groups.into_iter().map(|(severity, items)| html! {
+                <section class={classes!("finding-group", format!("severity-{}", severity.as_str()))} data-severity-group={severity.as_str()}>
+                    <h4>{ format!("{} ({})", severity_heading(severity), items.len()) }</h4>
+                    <ul class="findings">
+                        { for items.into_iter().filter_map(|i| findings.get(i).map(|f| finding_view(f, filters::finding_anchor(table, i), path, branch, ctx))) }
+                    </ul>
+                </section>
+            }) }
+        </div>
+    }
+}
+
+fn finding_view(f: &Finding, anchor: String, path: &str, branch: &str, ctx: &FindingCtx) -> Html {
+    let snapshots = filters::finding_snapshots(f);
+    let mut ids: Vec<Html> = Vec::new();
+    if let Some(c) = &f.consumer {
+        ids.push(html! { <span class="id">{ "consumer " }<code>{ c }</code></span> });
+    }
+    if let Some(u) = &f.commit_user {
+        ids.push(html! { <span class="id">{ "commit user " }<code>{ u }</code></span> });
+    }
+    if let Some(i) = f.commit_identifier {
+        ids.push(html! { <span class="id">{ format!("identifier {i}") }</span> });
+    }
+    if !path.is_empty() && branch != "main" {
+        ids.push(html! { <span class="id">{ format!("branch {branch}") }</span> });
+    }
     html! {
         <li
+            id={anchor}
+            tabindex="-1"
             class={classes!("finding", format!("severity-{}", f.severity.as_str()))}
             data-finding-code={f.code.as_str()}
             data-severity={f.severity.as_str()}
@@ -169,18 +577,339 @@ fn finding_view(f: &Finding) -> Html {
                 <code class="code">{ f.code.as_str() }</code>
             </p>
             <p class="message">{ &f.message }</p>
+            if !snapshots.is_empty() || !ids.is_empty() {
+                <p class="ids">
+                    { for snapshots.iter().map(|&id| {
+                        if path.is_empty() {
+                            html! { <span class="id">{ format!("snapshot {id}") }</span> }
+                        } else {
+                            let on_focus = ctx.on_focus.clone();
+                            let p = path.to_string();
+                            let onclick = Callback::from(move |_: MouseEvent| on_focus.emit((p.clone(), id)));
+                            html! {
+                                <button
+                                    type="button"
+                                    class="link snapshot-link"
+                                    data-goto-snapshot={id.to_string()}
+                                    title="Show on the timeline"
+                                    {onclick}
+                                >
+                                    { format!("snapshot {id}") }
+                                </button>
+                            }
+                        }
+                    }) }
+                    { for ids }
+                </p>
+            }
             if !f.remedy.is_empty() {
                 <p class="remedy"><strong>{ "What to do: " }</strong>{ &f.remedy }</p>
             }
             if !f.evidence.is_empty() {
-                <ul class="evidence">{ for f.evidence.iter().map(|e| html! { <li>{ e }</li> }) }</ul>
-            }
-            if !f.files.is_empty() {
-                <details class="files">
-                    <summary>{ plural(f.files.len() as u64, "file", "files") }</summary>
-                    <ul>{ for f.files.iter().map(|p| html! { <li><code>{ p }</code></li> }) }</ul>
+                <details class="evidence" open={f.evidence.len() <= 6}>
+                    <summary>{ format!("Evidence ({})", f.evidence.len()) }</summary>
+                    <ul>{ for f.evidence.iter().map(|e| html! { <li>{ e }</li> }) }</ul>
                 </details>
             }
+            if !f.files.is_empty() {
+                <details class="files" open={f.files.len() <= 3}>
+                    <summary>{ plural(f.files.len() as u64, "file", "files") }</summary>
+                    <ul>{ for f.files.iter().take(500).map(|p| html! { <li><code>{ p }</code></li> }) }</ul>
+                    if f.files.len() > 500 {
+                        <p>{ format!("… and {} more (see the JSON report).", f.files.len() - 500) }</p>
+                    }
+                </details>
+            }
+            if let Some(rows) = &f.rows {
+                { rows_view(rows) }
+            }
         </li>
+    }
+}
+
+/// A JSON value in one line (`{"id": 4, "v": "r4"}` as `id=4, v=r4`).
+fn compact(v: &Value) -> String {
+    match v {
+        Value::Object(map) => map
+            .iter()
+            .map(|(k, v)| format!("{k}={}", compact(v)))
+            .collect::<Vec<_>>()
+            .join(", "),
+        Value::String(s) => s.clone(),
+        Value::Null => "null".into(),
+        other => other.to_string(),
+    }
+}
+
+fn change(v: &Value) -> String {
+    let kind = v.get("kind").and_then(Value::as_str).unwrap_or("");
+    let row = v.get("row").map(compact).unwrap_or_default();
+    match v.get("snapshot").and_then(Value::as_i64) {
+        Some(s) => format!("{kind} {row} (snapshot {s})"),
+        None => format!("{kind} {row}"),
+    }
+}
+
+fn cell_list(v: Option<&Value>) -> Html {
+    match v.and_then(Value::as_array) {
+        Some(items) if !items.is_empty() => html! {
+            <ul class="cell-list">{ for items.iter().map(|i| html! { <li><code>{ change(i) }</code></li> }) }</ul>
+        },
+        _ => html! { { "–" } },
+    }
+}
+
+/// Row-level evidence: per key for lost changelog, counts and id ranges otherwise.
+fn rows_view(rows: &Value) -> Html {
+    let notes: Vec<String> = rows
+        .get("notes")
+        .and_then(Value::as_array)
+        .map(|n| {
+            n.iter()
+                .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    let batch_snapshot = rows.get("batchSnapshot").and_then(Value::as_i64);
+    let keys = rows.get("keys").and_then(Value::as_array);
+    html! {
+        <details class="rows" data-testid="finding-rows" open=true>
+            <summary>{ "Rows" }</summary>
+            if let Some(keys) = keys {
+                <div class="table-scroll">
+                    <table class="row-table" data-testid="lost-rows">
+                        <thead>
+                            <tr>
+                                <th>{ "Key" }</th>
+                                <th>{ "Lost (changelog never committed)" }</th>
+                                <th>{ "Delivered later" }</th>
+                                <th>{ batch_snapshot.map(|s| format!("Batch now (snapshot {s})")).unwrap_or_else(|| "Batch now".into()) }</th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            { for keys.iter().map(|k| html! {
+                                <tr data-key={k.get("key").map(compact).unwrap_or_default()}>
+                                    <td><code>{ k.get("key").map(compact).unwrap_or_default() }</code></td>
+                                    <td>{ cell_list(k.get("lost")) }</td>
+                                    <td>{ cell_list(k.get("delivered")) }</td>
+                                    <td>
+                                        { match k.get("batch") {
+                                            Some(Value::Null) | None => html! { { "(deleted)" } },
+                                            Some(b) => html! { <code>{ compact(b) }</code> },
+                                        } }
+                                    </td>
+                                </tr>
+                            }) }
+                        </tbody>
+                    </table>
+                </div>
+                if let Some(n) = rows.get("omitted").and_then(Value::as_u64).filter(|n| *n > 0) {
+                    <p>{ format!("{n} more keys (see the JSON report).") }</p>
+                }
+            }
+            if let Some(count) = rows.get("count").and_then(Value::as_u64) {
+                <p class="row-count">
+                    { format!(
+                        "{count} rows{}{}",
+                        rows.get("column").and_then(Value::as_str).map(|c| format!(" by {c}")).unwrap_or_default(),
+                        rows.get("ranges").and_then(Value::as_array).map(|r| {
+                            let ranges: Vec<String> = r.iter().take(20).map(|p| match p.as_array().map(Vec::as_slice) {
+                                Some([a, b]) if a == b => a.to_string(),
+                                Some([a, b]) => format!("{a}..{b}"),
+                                _ => p.to_string(),
+                            }).collect();
+                            format!(": {}{}", ranges.join(", "), if r.len() > 20 { ", …" } else { "" })
+                        }).unwrap_or_default(),
+                    ) }
+                </p>
+            }
+            if !notes.is_empty() {
+                <ul class="row-notes">{ for notes.iter().map(|n| html! { <li>{ n }</li> }) }</ul>
+            }
+        </details>
+    }
+}
+
+/// A report compared by address (for memos and props).
+#[derive(Clone)]
+pub struct ReportKey(pub Rc<Loaded>);
+
+impl PartialEq for ReportKey {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct FilterProps {
+    report: ReportKey,
+    filter: UseStateHandle<Filter>,
+}
+
+/// Filters by severity and by code (toggle buttons; pressed = shown).
+#[function_component(FilterBar)]
+fn filter_bar(props: &FilterProps) -> Html {
+    let report = &props.report.0.report;
+    let counts = filters::severity_counts(report);
+    let codes = filters::code_counts(report);
+    if codes.is_empty() {
+        return html! {};
+    }
+    let f = &*props.filter;
+    html! {
+        <section class="filters" data-testid="filters" aria-label="Filter findings">
+            <div class="filter-row" role="group" aria-label="Severity">
+                <span class="filter-label">{ "Severity:" }</span>
+                { for SEVERITIES.iter().zip(counts).filter(|(_, n)| *n > 0).map(|(&s, n)| {
+                    let filter = props.filter.clone();
+                    let onclick = Callback::from(move |_: MouseEvent| filter.set(filter.toggle_severity(s)));
+                    html! {
+                        <button
+                            type="button"
+                            class={classes!("chip", format!("severity-{}", s.as_str()))}
+                            aria-pressed={f.shows_severity(s).to_string()}
+                            data-filter-severity={s.as_str()}
+                            {onclick}
+                        >
+                            { format!("{} {n}", s.as_str()) }
+                        </button>
+                    }
+                }) }
+            </div>
+            <div class="filter-row" role="group" aria-label="Finding code">
+                <span class="filter-label">{ "Code:" }</span>
+                { for codes.iter().map(|(code, severity, n)| {
+                    let filter = props.filter.clone();
+                    let c = code.as_str();
+                    let onclick = Callback::from(move |_: MouseEvent| filter.set(filter.toggle_code(c)));
+                    html! {
+                        <button
+                            type="button"
+                            class={classes!("chip", format!("severity-{}", severity.as_str()))}
+                            aria-pressed={f.shows_code(c).to_string()}
+                            data-filter-code={c}
+                            {onclick}
+                        >
+                            { format!("{c} {n}") }
+                        </button>
+                    }
+                }) }
+                if f.is_active() {
+                    <button type="button" class="chip reset" data-testid="filter-reset" onclick={
+                        let filter = props.filter.clone();
+                        Callback::from(move |_: MouseEvent| filter.set(Filter::default()))
+                    }>{ "Show all" }</button>
+                }
+            </div>
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct ExportProps {
+    loaded: ReportKey,
+    notice: UseStateHandle<String>,
+}
+
+/// Copy and download the report, and make a permalink.
+#[function_component(ExportBar)]
+fn export_bar(props: &ExportProps) -> Html {
+    let loaded = &props.loaded.0;
+    let input = if loaded.report.input.name.is_empty() {
+        loaded.input.clone()
+    } else {
+        loaded.report.input.name.clone()
+    };
+    let on_copy = {
+        let markdown = loaded.markdown.clone();
+        let notice = props.notice.clone();
+        Callback::from(move |_: MouseEvent| {
+            let markdown = markdown.clone();
+            let notice = notice.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                notice.set(match dom::copy_text(&markdown).await {
+                    Ok(()) => format!(
+                        "Markdown copied ({} characters): paste it into the issue.",
+                        markdown.chars().count()
+                    ),
+                    Err(e) => {
+                        format!("The clipboard refused the copy ({e}); use Download Markdown.")
+                    }
+                });
+            });
+        })
+    };
+    let on_md = {
+        let markdown = loaded.markdown.clone();
+        let notice = props.notice.clone();
+        let name = filters::export_name(&input, "md");
+        Callback::from(move |_: MouseEvent| {
+            notice.set(
+                match dom::download(&markdown, &name, "text/markdown;charset=utf-8") {
+                    Ok(()) => format!("Markdown saved as {name}."),
+                    Err(e) => format!("The Markdown could not be saved: {e}"),
+                },
+            );
+        })
+    };
+    let on_json = {
+        let json = loaded.json.clone();
+        let notice = props.notice.clone();
+        let name = filters::export_name(&input, "json");
+        Callback::from(move |_: MouseEvent| {
+            notice.set(match dom::download(&json, &name, "application/json") {
+                Ok(()) => format!("JSON saved as {name}."),
+                Err(e) => format!("The JSON could not be saved: {e}"),
+            });
+        })
+    };
+    let on_link = {
+        let json = loaded.json.clone();
+        let notice = props.notice.clone();
+        Callback::from(move |_: MouseEvent| {
+            let Some(hash) = permalink::encode(&json) else {
+                notice.set(
+                    "This report is too large for a link; share the JSON download instead.".into(),
+                );
+                return;
+            };
+            let href = match dom::set_location_hash(&hash) {
+                Ok(href) => href,
+                Err(e) => {
+                    notice.set(format!("The link could not be made: {e}"));
+                    return;
+                }
+            };
+            let notice = notice.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                notice.set(match dom::copy_text(&href).await {
+                    Ok(()) => format!(
+                        "Link copied ({} characters). It holds the report only, never your \
+                         files; opening it shows this report again, offline.",
+                        href.len()
+                    ),
+                    Err(_) => "The link is in the address bar (the clipboard refused it). It \
+                               holds the report only, never your files."
+                        .into(),
+                });
+            });
+        })
+    };
+    html! {
+        <section class="exports" aria-label="Export the report">
+            <button type="button" class="button" data-testid="copy-markdown" onclick={on_copy}>
+                { "Copy Markdown" }
+            </button>
+            <button type="button" class="button secondary" data-testid="export-markdown" onclick={on_md}>
+                { "Download Markdown" }
+            </button>
+            <button type="button" class="button secondary" data-testid="export-json" onclick={on_json}>
+                { "Download JSON" }
+            </button>
+            <button type="button" class="button secondary" data-testid="permalink" onclick={on_link}>
+                { "Copy link to this report" }
+            </button>
+            <p class="notice" role="status" aria-live="polite" data-testid="export-notice">{ &*props.notice }</p>
+        </section>
     }
 }

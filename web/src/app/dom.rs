@@ -1,0 +1,212 @@
+//! Small browser helpers of the page: downloads, the clipboard, the URL hash, the theme,
+//! performance marks, and reading a dropped folder.
+
+use js_sys::{Array, Promise};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{
+    Blob, BlobPropertyBag, File, FileSystemDirectoryEntry, FileSystemEntry, FileSystemFileEntry,
+    HtmlAnchorElement, Url,
+};
+
+use crate::blob::describe_js;
+
+fn window() -> Result<web_sys::Window, String> {
+    web_sys::window().ok_or_else(|| "no window".to_string())
+}
+
+fn document() -> Result<web_sys::Document, String> {
+    window()?
+        .document()
+        .ok_or_else(|| "no document".to_string())
+}
+
+/// Offers `text` as a download named `name` (a Blob URL: nothing leaves the browser).
+pub fn download(text: &str, name: &str, mime: &str) -> Result<(), String> {
+    let parts = Array::of1(&JsValue::from_str(text));
+    let bag = BlobPropertyBag::new();
+    bag.set_type(mime);
+    let blob =
+        Blob::new_with_str_sequence_and_options(&parts, &bag).map_err(|e| describe_js(&e))?;
+    let url = Url::create_object_url_with_blob(&blob).map_err(|e| describe_js(&e))?;
+    let doc = document()?;
+    let a: HtmlAnchorElement = doc
+        .create_element("a")
+        .map_err(|e| describe_js(&e))?
+        .unchecked_into();
+    a.set_href(&url);
+    a.set_download(name);
+    a.set_hidden(true);
+    let body = doc.body().ok_or_else(|| "no body".to_string())?;
+    body.append_child(&a).map_err(|e| describe_js(&e))?;
+    a.click();
+    a.remove();
+    // Give the browser a moment to start the download before the URL is revoked.
+    let revoke = Closure::once_into_js(move || {
+        let _ = Url::revoke_object_url(&url);
+    });
+    let _ = window()?
+        .set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 10_000);
+    Ok(())
+}
+
+/// Copies `text` to the clipboard.
+pub async fn copy_text(text: &str) -> Result<(), String> {
+    let clipboard = window()?.navigator().clipboard();
+    JsFuture::from(clipboard.write_text(text))
+        .await
+        .map(|_| ())
+        .map_err(|e| describe_js(&e))
+}
+
+/// The location's hash, with its `#`.
+pub fn location_hash() -> String {
+    window()
+        .ok()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+}
+
+/// Replaces the URL's hash (no navigation, no history entry); empty removes it.
+pub fn set_location_hash(hash: &str) -> Result<String, String> {
+    let w = window()?;
+    let location = w.location();
+    let path = location.pathname().map_err(|e| describe_js(&e))?;
+    let search = location.search().map_err(|e| describe_js(&e))?;
+    let url = if hash.is_empty() {
+        format!("{path}{search}")
+    } else {
+        format!("{path}{search}#{hash}")
+    };
+    w.history()
+        .map_err(|e| describe_js(&e))?
+        .replace_state_with_url(&JsValue::NULL, "", Some(&url))
+        .map_err(|e| describe_js(&e))?;
+    location.href().map_err(|e| describe_js(&e))
+}
+
+/// Calls `f` on each `hashchange` of the window, for as long as the page lives.
+pub fn on_hash_change(f: impl Fn() + 'static) {
+    let Ok(w) = window() else { return };
+    let closure = Closure::<dyn Fn()>::new(f);
+    let _ = w.add_event_listener_with_callback("hashchange", closure.as_ref().unchecked_ref());
+    closure.forget();
+}
+
+/// A `performance.mark` (for the benchmark and the upload-to-verdict measure).
+pub fn mark(name: &str) {
+    if let Some(p) = window().ok().and_then(|w| w.performance()) {
+        let _ = p.mark(name);
+    }
+}
+
+/// A `performance.measure` from the mark `start` to now.
+pub fn measure(name: &str, start: &str) {
+    if let Some(p) = window().ok().and_then(|w| w.performance()) {
+        let _ = p.measure_with_start_mark(name, start);
+    }
+}
+
+const THEME_KEY: &str = "prv-theme";
+
+/// The theme the user chose on this page before (`light` or `dark`), if any.
+pub fn stored_theme() -> Option<String> {
+    let storage = window().ok()?.local_storage().ok()??;
+    storage
+        .get_item(THEME_KEY)
+        .ok()?
+        .filter(|t| t == "light" || t == "dark")
+}
+
+/// Whether the system prefers dark.
+pub fn system_dark() -> bool {
+    window()
+        .ok()
+        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+        .is_some_and(|m| m.matches())
+}
+
+/// Applies a theme to the document (`data-theme` on `<html>`), and remembers it when `store`.
+pub fn apply_theme(theme: Option<&str>, store: bool) {
+    let Ok(doc) = document() else { return };
+    if let Some(root) = doc.document_element() {
+        let _ = match theme {
+            Some(t) => root.set_attribute("data-theme", t),
+            None => root.remove_attribute("data-theme"),
+        };
+    }
+    if store {
+        if let Some(storage) = window().ok().and_then(|w| w.local_storage().ok().flatten()) {
+            let _ = match theme {
+                Some(t) => storage.set_item(THEME_KEY, t),
+                None => storage.remove_item(THEME_KEY),
+            };
+        }
+    }
+}
+
+/// Fetches a file of the site itself (relative URL) as a `File` named `name`.
+pub async fn fetch_own_file(url: &str, name: &str) -> Result<File, String> {
+    let response: web_sys::Response = JsFuture::from(window()?.fetch_with_str(url))
+        .await
+        .map_err(|e| describe_js(&e))?
+        .unchecked_into();
+    if !response.ok() {
+        return Err(format!("{url}: HTTP {}", response.status()));
+    }
+    let blob: Blob = JsFuture::from(response.blob().map_err(|e| describe_js(&e))?)
+        .await
+        .map_err(|e| describe_js(&e))?
+        .unchecked_into();
+    File::new_with_blob_sequence(&Array::of1(&blob), name).map_err(|e| describe_js(&e))
+}
+
+/// The files of a dropped directory entry, recursively, with their paths relative to it.
+pub async fn read_dropped_folder(
+    root: FileSystemDirectoryEntry,
+) -> Result<Vec<(String, File)>, String> {
+    let mut out = Vec::new();
+    let mut stack: Vec<(String, FileSystemDirectoryEntry)> = vec![(String::new(), root)];
+    while let Some((prefix, dir)) = stack.pop() {
+        let reader = dir.create_reader();
+        loop {
+            // readEntries gives a batch at a time (100 in Chromium) until an empty one.
+            let batch = Promise::new(&mut |resolve, reject| {
+                if let Err(e) = reader.read_entries_with_callback_and_callback(&resolve, &reject) {
+                    let _ = reject.call1(&JsValue::NULL, &e);
+                }
+            });
+            let batch: Array = JsFuture::from(batch)
+                .await
+                .map_err(|e| describe_js(&e))?
+                .unchecked_into();
+            if batch.length() == 0 {
+                break;
+            }
+            for entry in batch.iter() {
+                let entry: FileSystemEntry = entry.unchecked_into();
+                let path = if prefix.is_empty() {
+                    entry.name()
+                } else {
+                    format!("{prefix}/{}", entry.name())
+                };
+                if entry.is_directory() {
+                    stack.push((path, entry.unchecked_into()));
+                } else if entry.is_file() {
+                    let entry: FileSystemFileEntry = entry.unchecked_into();
+                    let file = Promise::new(&mut |resolve, reject| {
+                        entry.file_with_callback_and_callback(&resolve, &reject);
+                    });
+                    let file: File = JsFuture::from(file)
+                        .await
+                        .map_err(|e| describe_js(&e))?
+                        .unchecked_into();
+                    out.push((path, file));
+                }
+            }
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(out)
+}
