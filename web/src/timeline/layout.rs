@@ -429,8 +429,10 @@ impl View {
         } else {
             full
         };
+        // `max`: `domain.1 - span` can round below `domain.0` (f64::clamp panics then).
         let start = if self.start.is_finite() {
-            self.start.clamp(m.domain.0, m.domain.1 - span)
+            self.start
+                .clamp(m.domain.0, (m.domain.1 - span).max(m.domain.0))
         } else {
             m.domain.0
         };
@@ -1747,9 +1749,11 @@ mod tests {
         // At every zoom level: within budget, single marks only when sparse enough.
         let mut v = full;
         let mut saw_single = false;
+        let mut most = 0;
         for _ in 0..40 {
             let sc = scene(&t, &m, &v, &ui());
             let nodes = sc.dom_nodes();
+            most = most.max(nodes);
             assert!(nodes <= 2_000, "{nodes} DOM nodes at span {}", v.span);
             let singles = with_attr(&sc, "data-snapshot-id").len();
             if sc.dense {
@@ -1762,7 +1766,24 @@ mod tests {
             v = v.zoom(0.8, 5_000.0, &m);
         }
         assert!(saw_single);
-        println!("DOM nodes at 10,000 snapshots, zoomed out: {nodes}");
+        println!("DOM nodes at 10,000 snapshots: {nodes} zoomed out, at most {most} at any zoom");
+    }
+
+    #[test]
+    fn many_lanes_at_ten_thousand_snapshots_stay_within_the_budget() {
+        let mut t = sample::table(10_000);
+        for (k, s) in t.snapshots.iter_mut().enumerate() {
+            s.commit_user = format!("user-{}", (k * 7919) % 40);
+        }
+        let m = Model::new(&t);
+        assert_eq!(m.lanes.len(), MAX_LANES);
+        let mut v = View::fit(&m);
+        for _ in 0..30 {
+            let sc = scene(&t, &m, &v, &ui());
+            let nodes = sc.dom_nodes();
+            assert!(nodes <= 2_000, "{nodes} DOM nodes at span {}", v.span);
+            v = v.zoom(0.8, 5_000.0, &m);
+        }
     }
 
     #[test]
@@ -1814,6 +1835,19 @@ mod tests {
         let r = full.reveal(600, &m);
         assert!(!m.dense(&r));
         assert!(r.start <= 599.5 && r.start + r.span >= 600.5);
+    }
+
+    #[test]
+    fn clamping_the_whole_domain_never_panics() {
+        // 10,000: domain -199.02..10202.02, whose width rounds: `domain.1 - span` < `domain.0`.
+        for n in [1, 2, 5, 30, 299, 1_000, 9_999, 10_000, 33_333] {
+            let t = sample::table(n);
+            let m = Model::new(&t);
+            let fit = View::fit(&m);
+            let c = fit.clamp(&m);
+            assert!((c.start - fit.start).abs() < 1e-6 && (c.span - fit.span).abs() < 1e-6);
+            let _ = c.zoom(0.999_999, c.center(), &m).pan(1e-9, &m);
+        }
     }
 
     #[test]
