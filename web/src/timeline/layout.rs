@@ -287,6 +287,7 @@ impl Model {
         }
         for s in &table.spark_checkpoints {
             points.extend(spark_position(s));
+            points.extend(s.planned_offset.map(|o| o.snapshot_id));
         }
         for r in &table.ray_checkpoints {
             points.extend(ray_snapshot(r.generation_marker.as_deref()));
@@ -856,6 +857,12 @@ pub fn summary(table: &TableReport, m: &Model) -> String {
             spark_position(sp).map_or_else(|| "?".to_string(), |n| n.to_string()),
             sp.verdict.as_str()
         ));
+        if let Some(p) = sp.planned_offset {
+            s.push_str(&format!(
+                ", a batch planned up to {} never committed",
+                p.snapshot_id
+            ));
+        }
     }
     if !table.tags.is_empty() {
         s.push_str(&format!("; {} tags", table.tags.len()));
@@ -1021,6 +1028,22 @@ pub fn scene(table: &TableReport, m: &Model, view: &View, ui: &Ui) -> Scene {
                 .attr("data-resume-snapshot", n)
                 .attr_opt("data-offset", offset),
         });
+        // A planned batch Spark never committed: where it would have read up to.
+        if let Some(p) = sp.planned_offset {
+            flags.push(Label {
+                x: view.x(p.snapshot_id as f64),
+                text: format!(
+                    "Spark {} planned {} (not committed)",
+                    last_component(&sp.path),
+                    p.snapshot_id
+                ),
+                node: Node::new("g")
+                    .attr("class", "tl-flag tl-spark tl-spark-planned tl-warn")
+                    .attr("data-spark-planned", &sp.path)
+                    .attr("data-snapshot", p.snapshot_id)
+                    .attr("data-offset", p.describe()),
+            });
+        }
     }
     for r in &table.ray_checkpoints {
         let Some(n) = ray_snapshot(r.generation_marker.as_deref()).or(table.latest) else {
@@ -1907,6 +1930,23 @@ mod tests {
         let sc = scene(&t, &m, &v, &ui());
         let c = with_attr(&sc, "data-consumer");
         assert!(c.iter().all(|n| n.get("data-offscreen") == Some("left")));
+    }
+
+    #[test]
+    fn an_uncommitted_spark_batch_gets_its_own_flag() {
+        let mut t = sample::table(30);
+        let sp = t.spark_checkpoints.first_mut().unwrap();
+        sp.planned_offset = sp.offset.map(|mut o| {
+            o.snapshot_id = 20;
+            o
+        });
+        let m = Model::new(&t);
+        let sc = scene(&t, &m, &View::fit(&m), &ui());
+        let planned = with_attr(&sc, "data-spark-planned");
+        assert_eq!(planned.len(), 1);
+        assert_eq!(planned[0].get("data-snapshot"), Some("20"));
+        assert_eq!(with_attr(&sc, "data-spark-checkpoint").len(), 1);
+        assert!(summary(&t, &m).contains("planned up to 20 never committed"));
     }
 
     #[test]
