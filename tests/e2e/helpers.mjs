@@ -37,7 +37,8 @@ export function runCli(path, format, extra = []) {
     encoding: 'utf8',
     maxBuffer: 512 << 20,
   });
-  if (r.status !== 0 && r.status !== 1) {
+  // 0 and 1 are verdicts; 2 with a report is an input that could not be read at all.
+  if (r.status === null || r.status > 2 || !r.stdout) {
     throw new Error(`CLI failed (${r.status}) on ${path}: ${r.stderr}`);
   }
   return r.stdout;

@@ -175,30 +175,42 @@ test('the example artifact is one click away, fetched from the site itself', asy
 });
 
 test('progress is shown by phase and Cancel returns to the start', async ({ page }) => {
-  await page.goto('./');
-  await watchProgress(page);
-  // Hold the worker's wasm back so the analysis is still running when Cancel is pressed.
-  let release;
-  const held = new Promise((r) => (release = r));
-  await page.context().route('**/prv-worker_bg.wasm', async (route) => {
-    await held;
-    await route.continue();
+  // Hold the page's request to the worker so the analysis is still running when Cancel is
+  // pressed (the worker is started, it just never hears what to analyse).
+  await page.addInitScript(() => {
+    const post = Worker.prototype.postMessage;
+    window.__hold = true;
+    window.__held = [];
+    Worker.prototype.postMessage = function (...args) {
+      if (window.__hold) {
+        window.__held.push([this, args]);
+        return undefined;
+      }
+      return post.apply(this, args);
+    };
+    window.__release = () => {
+      window.__hold = false;
+      for (const [w, args] of window.__held) post.apply(w, args);
+    };
   });
+  await page.goto('./');
   await page.getByTestId('artifact-input').setInputFiles(fixture('java09_a_healthy_pk.zip'));
   const progress = page.getByTestId('progress');
   await expect(progress).toBeVisible();
   await expect(progress.locator('[data-phase]')).toHaveCount(4);
+  await expect.poll(() => page.evaluate(() => window.__held.length)).toBeGreaterThan(0);
   await page.getByTestId('cancel').click();
   await expect(progress).toHaveCount(0);
   await expect(page.getByTestId('verdict')).toHaveCount(0);
   await expect(page.locator('.intro')).toBeVisible();
-  release();
-  // The cancelled worker never reports back.
+  // The cancelled worker was terminated: releasing its request brings nothing back.
+  await page.evaluate(() => window.__release());
   await page.waitForTimeout(1500);
   await expect(page.getByTestId('verdict')).toHaveCount(0);
-  // And a new analysis runs through all phases.
-  await page.context().unroute('**/prv-worker_bg.wasm');
+  // And a new analysis runs through every phase to the verdict.
+  await watchProgress(page);
   await analyse(page, 'java09_a_healthy_pk.zip');
+  expect(await page.evaluate(() => window.__sawProgress)).toBe(true);
 });
 
 test('a folder chosen with the folder picker is analysed like its zip', async ({ page }) => {

@@ -386,7 +386,9 @@ fn status_view(
                     }
                 </h2>
                 <p>{ message }</p>
-                <p>{ "Choose a .zip of a Paimon warehouse (or its folder) above, or try the example." }</p>
+                <div class="hint">
+                    { "Choose a .zip of a Paimon warehouse (or its folder) above, or try the example." }
+                </div>
             </section>
         },
     }

@@ -72,34 +72,33 @@ pub fn report_view(props: &ReportProps) -> Html {
     let filter = use_state(Filter::default);
     let notice = use_state(String::new);
     let focus = use_state(|| None::<(String, i64, u64)>);
-    // The snapshot chosen on each table's timeline: path → (branch, id).
-    let selected = use_state(BTreeMap::<String, (String, i64)>::new);
+    // The snapshot last chosen on a timeline: (path, branch, id); its detail shows under it.
+    let selected = use_state(|| None::<(String, String, i64)>);
     // The branch shown on each table's timeline: path → branch.
     let branches = use_state(BTreeMap::<String, String>::new);
 
     // Tables grouped by path (main first, as the report orders them), as shared Rcs so the
     // timeline keeps its zoom across renders.
-    let groups: Rc<Vec<TableGroup>> =
-        use_memo(ReportKey(loaded.clone()), |ReportKey(loaded)| {
-            let mut groups: Vec<TableGroup> = Vec::new();
-            for (i, t) in loaded.report.tables.iter().enumerate() {
-                match groups.iter_mut().find(|(p, _, _)| *p == t.path) {
-                    Some((_, ts, idx)) => {
-                        ts.push(Rc::new(t.clone()));
-                        idx.push(i);
-                    }
-                    None => groups.push((t.path.clone(), vec![Rc::new(t.clone())], vec![i])),
+    let groups: Rc<Vec<TableGroup>> = use_memo(ReportKey(loaded.clone()), |ReportKey(loaded)| {
+        let mut groups: Vec<TableGroup> = Vec::new();
+        for (i, t) in loaded.report.tables.iter().enumerate() {
+            match groups.iter_mut().find(|(p, _, _)| *p == t.path) {
+                Some((_, ts, idx)) => {
+                    ts.push(Rc::new(t.clone()));
+                    idx.push(i);
                 }
+                None => groups.push((t.path.clone(), vec![Rc::new(t.clone())], vec![i])),
             }
-            for (_, ts, idx) in groups.iter_mut() {
-                // `main` first (the timeline's selector starts there).
-                if let Some(m) = ts.iter().position(|t| t.branch == "main") {
-                    ts.swap(0, m);
-                    idx.swap(0, m);
-                }
+        }
+        for (_, ts, idx) in groups.iter_mut() {
+            // `main` first (the timeline's selector starts there).
+            if let Some(m) = ts.iter().position(|t| t.branch == "main") {
+                ts.swap(0, m);
+                idx.swap(0, m);
             }
-            groups
-        });
+        }
+        groups
+    });
 
     let verdict = report.verdict.as_str();
     let headline = match verdict {
@@ -218,9 +217,7 @@ pub fn report_view(props: &ReportProps) -> Html {
                     let selected = selected.clone();
                     let path = path.clone();
                     Callback::from(move |(branch, id): (String, i64)| {
-                        let mut next = (*selected).clone();
-                        next.insert(path.clone(), (branch.clone(), id));
-                        selected.set(next);
+                        selected.set(Some((path.clone(), branch.clone(), id)));
                         on_select.emit((path.clone(), branch, id));
                     })
                 };
@@ -250,7 +247,10 @@ pub fn report_view(props: &ReportProps) -> Html {
                         });
                     })
                 };
-                let picked = selected.get(path).cloned();
+                let picked = selected
+                    .as_ref()
+                    .filter(|(p, _, _)| p == path)
+                    .map(|(_, b, id)| (b.clone(), *id));
                 let detail_here = match (&props.detail, &picked) {
                     (DetailState::Closed, _) | (_, None) => None,
                     (d, Some(_)) => Some(d.clone()),
@@ -386,8 +386,9 @@ fn table_view(table: &TableReport, index: usize, ctx: &FindingCtx) -> Html {
     html! {
         <article class="table-report" data-table-path={table.path.clone()} data-branch={table.branch.clone()}>
             <h3>
-                { format!("Branch {}", table.branch) }
-                <span class="table-meta">{ format!(" · {}", table_meta(table)) }</span>
+                <code class="table-path">{ &table.path }</code>
+                <span class="branch">{ format!("branch {}", table.branch) }</span>
+                <span class="table-meta">{ table_meta(table) }</span>
             </h3>
             if table.findings.is_empty() {
                 <p class="no-findings">{ "No finding." }</p>
