@@ -192,7 +192,10 @@ fn a_file_that_is_not_a_zip_fails_with_a_message() {
         Reply::Failed { message } => assert!(!message.is_empty()),
         // The core may also report an unreadable input as a failing report.
         Reply::Done { json, .. } => {
-            assert_eq!(prv::report::json::parse(&json).unwrap().verdict.as_str(), "fail")
+            assert_eq!(
+                prv::report::json::parse(&json).unwrap().verdict.as_str(),
+                "fail"
+            )
         }
         other => panic!("unexpected {other:?}"),
     }
