@@ -57,6 +57,9 @@ impl PartialEq for ByPtr {
     }
 }
 
+/// Drawing units above a mark needed to show its tooltip above it.
+const TOOLTIP_ROOM: f64 = 120.0;
+
 static NEXT_UID: AtomicU32 = AtomicU32::new(1);
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -575,7 +578,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 if !(view.start - 0.5..=view.start + view.span + 0.5).contains(&(id as f64)) {
                     return None;
                 }
-                let y = lane_y(sc.lanes_y.0, *m.lane.get(i)?) - 8.0;
+                let y = lane_y(sc.lanes_y.0, *m.lane.get(i)?);
                 (x, y, describe(&table, m, i))
             }
             Tip::Range(a, b) => {
@@ -587,7 +590,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 let mut lines = agg.describe(m);
                 lines.push("Click or Enter to zoom in".to_string());
                 let x = view.x((a + b) as f64 / 2.0);
-                let y = lane_y(sc.lanes_y.0, lane) - 8.0;
+                let y = lane_y(sc.lanes_y.0, lane);
                 (x, y, lines)
             }
         };
@@ -596,13 +599,22 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let height = sc.height;
     let tooltip_html = match &tooltip {
         Some((x, y, lines)) => {
+            // Above the mark when there is room for about five lines, else below it (the
+            // scrolling box clips what sticks out).
+            let below = *y < TOOLTIP_ROOM;
+            let top = if below { y + 10.0 } else { y - 8.0 };
             let style = format!(
                 "left: {:.3}%; top: {:.3}%;",
                 (x / WIDTH * 100.0).clamp(8.0, 92.0),
-                (y / height * 100.0).max(0.0)
+                (top / height * 100.0).max(0.0)
             );
+            let class = if below {
+                "tl-tooltip tl-below"
+            } else {
+                "tl-tooltip"
+            };
             html! {
-                <div id={tooltip_id.clone()} class="tl-tooltip" role="tooltip" style={style}>
+                <div id={tooltip_id.clone()} class={class} role="tooltip" style={style}>
                     { lines.join("\n") }
                 </div>
             }
