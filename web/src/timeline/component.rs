@@ -31,6 +31,10 @@ pub struct TimelineProps {
     /// The branch selector changed: the branch name.
     #[prop_or_default]
     pub on_branch: Callback<String>,
+    /// Shows this branch (e.g. the branch of a clicked finding, given with `focus`); `None`
+    /// leaves the choice to the selector. Changing it selects the branch.
+    #[prop_or_default]
+    pub branch: Option<String>,
 }
 
 impl PartialEq for TimelineProps {
@@ -44,6 +48,7 @@ impl PartialEq for TimelineProps {
             && self.focus == other.focus
             && self.on_select == other.on_select
             && self.on_branch == other.on_branch
+            && self.branch == other.branch
     }
 }
 
@@ -137,6 +142,20 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     // Keyboard focus to move after the next renders: (target snapshot, renders left to try).
     let focus_pending: Rc<RefCell<Option<(i64, u8)>>> = use_mut_ref(|| None);
     let svg_ref = use_node_ref();
+
+    // A branch asked for by the page.
+    {
+        let branch_ix = branch_ix.clone();
+        let names: Vec<String> = props.branches.iter().map(|b| b.branch.clone()).collect();
+        use_effect_with(props.branch.clone(), move |wanted| {
+            if let Some(k) = wanted
+                .as_ref()
+                .and_then(|w| names.iter().position(|n| n == w))
+            {
+                branch_ix.set(k);
+            }
+        });
+    }
 
     let ix = if *branch_ix < props.branches.len() {
         *branch_ix

@@ -13,6 +13,7 @@
 //!         focus={Some(7)}                                // from a finding click: zoom, focus, highlight
 //!         on_select={Callback::from(|(branch, id): (String, i64)| { /* ask the worker for the detail */ })}
 //!         on_branch={Callback::from(|branch: String| { /* optional */ })}
+//!         branch={Some("b1".to_string())}             // optional: show this branch (a finding's)
 //!     />
 //!     <SnapshotDetailView
 //!         detail={Option::<Rc<prv::detail::SnapshotDetail>>::None}
@@ -27,8 +28,9 @@
 //!
 //! * Props compare the reports by `Rc` address: give the same `Rc` while the report is
 //!   unchanged (a new `Rc` resets zoom and selection).
-//! * `focus` is a snapshot id of the selected branch; changing it zooms to that snapshot,
-//!   highlights it (`class="tl-focus"`, a ring) and moves keyboard focus to its mark.
+//! * `focus` is a snapshot id of the shown branch; changing it zooms to that snapshot,
+//!   highlights it (`class="tl-focus"`, a ring) and moves keyboard focus to its mark. For a
+//!   finding of another branch, pass `branch` too: the timeline switches to it first.
 //! * `on_select` fires on click, Enter or Space on a single mark. Clicking a grouped range
 //!   zooms into it instead.
 //! * The detail panel focuses its heading when a new detail arrives and calls `on_close` on its
