@@ -78,6 +78,7 @@ fn mount(n: usize, focus: Option<i64>) -> (Element, Selected) {
             focus,
             on_select: Callback::from(move |v| sink.borrow_mut().push(v)),
             on_branch: Callback::noop(),
+            branch: None,
         },
     )
     .render();
@@ -237,6 +238,7 @@ async fn branches_get_a_selector() {
             focus: None,
             on_select: Callback::noop(),
             on_branch: Callback::from(move |b| sink.borrow_mut().push(b)),
+            branch: None,
         },
     )
     .render();
@@ -259,6 +261,34 @@ async fn branches_get_a_selector() {
             .as_deref(),
         Some("b1")
     );
+
+    // The page can choose the branch (a finding of b1 was clicked) along with the focus.
+    let root = container();
+    let mut other = sample::table(40);
+    other.branch = "b1".to_string();
+    yew::Renderer::<Timeline>::with_root_and_props(
+        root.clone(),
+        TimelineProps {
+            branches: vec![Rc::new(sample::table(20)), Rc::new(other)],
+            focus: Some(35),
+            on_select: Callback::noop(),
+            on_branch: Callback::noop(),
+            branch: Some("b1".to_string()),
+        },
+    )
+    .render();
+    settle().await;
+    settle().await;
+    assert_eq!(
+        one(&root, "svg[data-testid=timeline]")
+            .get_attribute("data-branch")
+            .as_deref(),
+        Some("b1")
+    );
+    assert!(one(&root, "svg [data-snapshot-id='35']")
+        .get_attribute("class")
+        .unwrap()
+        .contains("tl-focus"));
 }
 
 fn file(name: &str) -> FileDetail {
