@@ -1492,9 +1492,9 @@ pub fn scene(table: &TableReport, m: &Model, view: &View, ui: &Ui) -> Scene {
 
     // Flags.
     for (l, row) in flags.into_iter().zip(flag_rows_of) {
-        let Some(row) = row else {
-            continue;
-        };
+        // No row left for its label: a small flag in the last row, named by its title.
+        let labelled = row.is_some();
+        let row = row.unwrap_or(flag_rows.saturating_sub(1));
         let y = flags_top + row as f64 * ROW_H;
         let tone = l
             .node
@@ -1507,7 +1507,11 @@ pub fn scene(table: &TableReport, m: &Model, view: &View, ui: &Ui) -> Scene {
             .unwrap_or("tl-bad")
             .to_string();
         let fill = tone_fill(&tone);
-        let w = l.text.chars().count() as f64 * CHAR_W + 10.0;
+        let w = if labelled {
+            l.text.chars().count() as f64 * CHAR_W + 10.0
+        } else {
+            6.0
+        };
         let offscreen = l.node.get("data-offscreen").is_some();
         let dash = g_dash(&l.node);
         let mut g = l.node;
@@ -1524,25 +1528,30 @@ pub fn scene(table: &TableReport, m: &Model, view: &View, ui: &Ui) -> Scene {
                     .attr_opt("stroke-dasharray", dash),
             );
         }
-        g = g
-            .child(
-                Node::new("rect")
-                    .attr("class", "tl-flag-box")
-                    .num("x", l.x)
-                    .num("y", y + 1.0)
-                    .num("width", w)
-                    .num("height", ROW_H - 3.0)
-                    .attr("rx", "3")
-                    .attr("fill", fill),
-            )
-            .child(
+        g = g.child(
+            Node::new("rect")
+                .attr("class", "tl-flag-box")
+                .num("x", l.x)
+                .num("y", y + 1.0)
+                .num("width", w)
+                .num("height", ROW_H - 3.0)
+                .attr("rx", "3")
+                .attr("fill", fill),
+        );
+        g = if labelled {
+            g.child(
                 Node::new("text")
                     .attr("class", "tl-flag-text")
                     .num("x", l.x + 5.0)
                     .num("y", y + 12.5)
                     .attr("fill", "#ffffff")
                     .text(l.text),
-            );
+            )
+        } else if ui.interactive {
+            g.attr("aria-label", l.text)
+        } else {
+            g.child(Node::new("title").text(l.text))
+        };
         flag_g = flag_g.child(g);
     }
 
@@ -1947,6 +1956,31 @@ mod tests {
         assert_eq!(planned[0].get("data-snapshot"), Some("20"));
         assert_eq!(with_attr(&sc, "data-spark-checkpoint").len(), 1);
         assert!(summary(&t, &m).contains("planned up to 20 never committed"));
+    }
+
+    #[test]
+    fn crowded_flags_stay_in_the_drawing_without_labels() {
+        let mut t = sample::table(30);
+        let c = t.consumers.first().unwrap().clone();
+        t.consumers = (0..12)
+            .map(|k| {
+                let mut c = c.clone();
+                c.id = format!("reader-{k}");
+                c
+            })
+            .collect();
+        let m = Model::new(&t);
+        let sc = scene(&t, &m, &View::fit(&m), &ui());
+        let flags = with_attr(&sc, "data-consumer");
+        assert_eq!(flags.len(), 12);
+        let unlabelled = flags
+            .iter()
+            .filter(|f| f.children.iter().all(|c| c.tag != "text"))
+            .count();
+        assert_eq!(unlabelled, 12 - MAX_FLAG_ROWS);
+        assert!(flags
+            .iter()
+            .all(|f| f.get("aria-label").is_some() || f.children.iter().any(|c| c.tag == "text")));
     }
 
     #[test]
