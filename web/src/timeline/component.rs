@@ -188,12 +188,15 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         let current = *view_state;
         use_effect_with((props.focus, ix), move |(focus, _)| {
             if let (Some(id), Some(m)) = (*focus, model.as_ref().as_ref()) {
+                let v = current.unwrap_or_else(|| View::fit(m)).clamp(m);
                 if m.index_of(id).is_some() {
-                    let v = current.unwrap_or_else(|| View::fit(m)).clamp(m);
                     view_state.set(Some(v.reveal(id, m)));
                     active.set(Some(id));
                     tip.set(Some(Tip::Snapshot(id)));
                     *focus_pending.borrow_mut() = Some((id, 3));
+                } else if (m.domain.0..=m.domain.1).contains(&(id as f64)) {
+                    // Not a snapshot (a gap's first missing id): show where it would be.
+                    view_state.set(Some(v.reveal(id, m)));
                 }
             }
         });

@@ -117,6 +117,18 @@ pub fn legend() -> Vec<LegendEntry> {
         label: "long-lived changelog",
     });
     out.push(LegendEntry {
+        symbol: Node::new("g").attr("class", "tl-band-gap").child(
+            Node::new("rect")
+                .attr("x", "0")
+                .attr("y", "0")
+                .attr("width", "14")
+                .attr("height", "14")
+                .attr("fill", "#cf222e")
+                .attr("fill-opacity", "0.15"),
+        ),
+        label: "missing snapshots (gap)",
+    });
+    out.push(LegendEntry {
         symbol: Node::new("g").attr("class", "tl-marker tl-hint").child(
             Node::new("path")
                 .attr("d", "M7 12l4 -6h-8Z")

@@ -1166,6 +1166,57 @@ pub fn scene(table: &TableReport, m: &Model, view: &View, ui: &Ui) -> Scene {
             bands = bands.child(band);
         }
     }
+    // Gaps: ids missing between two present snapshots.
+    for f in table
+        .findings
+        .iter()
+        .filter(|f| f.code == Code::SnapshotGap)
+    {
+        let (Some(&a), Some(&b)) = (f.related_snapshots.first(), f.related_snapshots.last()) else {
+            continue;
+        };
+        if b - a < 2 {
+            continue;
+        }
+        let x0 = clampx(view.x(a as f64 + 0.5));
+        let x1 = clampx(view.x(b as f64 - 0.5));
+        if x1 - x0 <= 0.0 {
+            continue;
+        }
+        let text = if b - a == 2 {
+            format!("missing {}", a + 1)
+        } else {
+            format!("missing {}–{}", a + 1, b - 1)
+        };
+        let mut band = Node::new("g")
+            .attr("class", "tl-band tl-band-gap")
+            .attr("data-band", "gap")
+            .attr("data-range", format!("{}-{}", a + 1, b - 1))
+            .child(
+                Node::new("rect")
+                    .num("x", x0)
+                    .num("y", lanes_top)
+                    .num("width", (x1 - x0).max(1.5))
+                    .num("height", lanes_bottom - lanes_top)
+                    .attr("fill", "#cf222e")
+                    .attr("fill-opacity", "0.15"),
+            );
+        if x1 - x0 > text.chars().count() as f64 * CHAR_W + 8.0 {
+            band = band.child(
+                Node::new("text")
+                    .attr("class", "tl-band-label tl-gap-label")
+                    .num("x", x0 + 4.0)
+                    .num("y", lanes_bottom - 4.0)
+                    .attr("fill", "#cf222e")
+                    .text(text),
+            );
+        } else if !ui.interactive {
+            band = band.child(Node::new("title").text(text));
+        } else {
+            band = band.attr("aria-label", text);
+        }
+        bands = bands.child(band);
+    }
     if let Some(r) = table.long_lived_changelogs {
         let x0 = clampx(view.x(r.first as f64 - 0.5));
         let x1 = clampx(view.x(r.last as f64 + 0.5));
@@ -1981,6 +2032,30 @@ mod tests {
         assert!(flags
             .iter()
             .all(|f| f.get("aria-label").is_some() || f.children.iter().any(|c| c.tag == "text")));
+    }
+
+    #[test]
+    fn gaps_are_drawn_as_missing_ranges() {
+        let mut t = sample::table(60);
+        t.snapshots.retain(|s| !(20..=29).contains(&s.id));
+        t.findings.push(
+            prv::report::model::Finding::new(
+                Code::SnapshotGap,
+                prv::report::model::Severity::Error,
+                "gap",
+                "remedy",
+            )
+            .snapshot(20)
+            .related([19, 30]),
+        );
+        let m = Model::new(&t);
+        let sc = scene(&t, &m, &View::fit(&m), &ui());
+        let gap: Vec<_> = with_attr(&sc, "data-band")
+            .into_iter()
+            .filter(|n| n.get("data-band") == Some("gap"))
+            .collect();
+        assert_eq!(gap.len(), 1);
+        assert_eq!(gap[0].get("data-range"), Some("20-29"));
     }
 
     #[test]
