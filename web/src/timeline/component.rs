@@ -406,6 +406,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     "ArrowDown" => move_to(cur.and_then(|c| m.lane_step(c, 1)), view),
                     "Home" => move_to(m.ids.first().copied(), view),
                     "End" => move_to(m.ids.last().copied(), view),
+                    "Escape" if tip.is_some() => tip.set(None),
                     "PageDown" => set_view.emit(view.pan(view.span * 0.8, m)),
                     "PageUp" => set_view.emit(view.pan(-view.span * 0.8, m)),
                     "+" | "=" => {
