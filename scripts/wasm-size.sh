@@ -10,11 +10,12 @@ for f in dist/*.wasm; do
   bin="${name%_bg.wasm}"
   bin="${bin%-*}"            # the page's file name carries a hash: prv-app-<hash>_bg.wasm
   [ "$bin" = prv ] && bin="${name%_bg.wasm}"
+  # Trunk's wasm-bindgen output (before wasm-opt): target/wasm/ with Debian's toolchain,
+  # target/ with rustup's. Both may exist; the newest is the one this dist/ came from.
   before=""
-  for dir in target/wasm/wasm-bindgen/release target/wasm-bindgen/release; do
-    pre="$dir/${bin}_bg.wasm"
-    [ -f "$pre" ] && before="$(stat -c %s "$pre")" && break
-  done
+  pre="$(ls -t target/wasm/wasm-bindgen/release/"${bin}_bg.wasm" \
+    target/wasm-bindgen/release/"${bin}_bg.wasm" 2>/dev/null | head -n 1 || true)"
+  [ -n "$pre" ] && before="$(stat -c %s "$pre")"
   after="$(stat -c %s "$f")"
   gz="$(gzip -9c "$f" | wc -c)"
   if [ -n "$before" ]; then
