@@ -6,14 +6,22 @@
 //   node bench/page.mjs [--runs 3] [--out bench/out/page.json] [--dist dist] a.zip b.zip ...
 //
 // The page contract used (design.md "CONTRACT: the page"): input[data-testid=artifact-input]
-// takes the zip; [data-testid=verdict][data-verdict] appears when the analysis is done. Timing
-// comes from performance.getEntriesByType('measure') on the page: the first measure whose name
-// starts with "prv" and contains "analy" (e.g. "prv:analysis", from choosing the file to the
-// verdict). If the page records no such measure, the harness's own marks are used: the time from
-// the page's request to its analysis worker to the worker's "done" reply (the worker reads the
-// Blob, runs the core and serializes the report), flagged as such; failing that, the time from
-// setInputFiles to the verdict on the page's clock ("wall"). wallMs (input -> verdict shown,
-// which includes rendering the report) is always recorded.
+// takes the zip; [data-testid=verdict][data-verdict] appears when the analysis is done.
+// Times per run (harness marks around the worker, set by an init script wrapping Worker):
+//   ms         the analysis: the page's request to its worker -> the worker's "done" reply (the
+//              worker reads the Blob, runs the core, renders the report as JSON and Markdown);
+//              without starting the worker and without rendering. Falls back to the page's own
+//              measure "prv:analysis", then to input -> verdict on the page's clock ("wall");
+//   startupMs  file chosen -> the worker's "ready": creating the worker, fetching, compiling and
+//              instantiating its wasm (the fixed cost of every analysis);
+//   ownMs      the page's own measure prv:analysis (file chosen -> verdict on screen);
+//   wallMs     input -> verdict on screen, on the harness's clock;
+//   worker     the worker's Blob reads (count, bytes, ms) and wasm memory size, from the
+//              prvBlobStats() that web/src/blob.rs offers, and the split of ms into the analysis
+//              (Blob opened -> last progress message) and the report (-> "done").
+// --warm measures a second analysis of the same zip in the same page (after V8 has compiled
+// and tiered up the worker's wasm); its memory figures include the first run.
+// PRV_BENCH_CHROMIUM_ARGS adds Chromium flags (e.g. '--js-flags=--no-liftoff').
 // Each run uses a fresh browser, so the renderer's peak RSS (VmHWM) belongs to that run alone.
 import { spawn } from 'node:child_process';
 import { readFileSync, existsSync, writeFileSync, readdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -30,12 +38,16 @@ const argv = process.argv.slice(2);
 let runs = 3;
 let out = null;
 let timeoutMs = 600_000;
+// --warm: analyse the zip once, then measure a second analysis of it in the same page (V8 has
+// compiled the worker's wasm by then, possibly to optimized code; memory is not comparable)
+let warm = false;
 let distArg = process.env.PRV_BENCH_DIST ? resolve(process.env.PRV_BENCH_DIST) : null;
 const zips = [];
 for (let i = 0; i < argv.length; i++) {
   if (argv[i] === '--runs') runs = Number(argv[++i]);
   else if (argv[i] === '--out') out = argv[++i];
   else if (argv[i] === '--timeout') timeoutMs = Number(argv[++i]) * 1000;
+  else if (argv[i] === '--warm') warm = true;
   else if (argv[i] === '--dist') distArg = resolve(argv[++i]);
   else zips.push(resolve(argv[i]));
 }
@@ -116,6 +128,8 @@ async function runOnce(zip) {
       '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
       '--disable-dev-shm-usage',
+      // extra flags for experiments, e.g. PRV_BENCH_CHROMIUM_ARGS='--js-flags=--no-liftoff'
+      ...(process.env.PRV_BENCH_CHROMIUM_ARGS ?? '').split(' ').filter(Boolean),
     ],
   });
   // Harness marks (not the page's own): when the page posts its request to the analysis worker
@@ -155,34 +169,82 @@ async function runOnce(zip) {
     const sampler = setInterval(() => {
       if (pid) rss.push([Date.now(), rendererPeakKiB(pid, 'VmRSS')]);
     }, 50);
+    const doneAfter = (t) =>
+      page.waitForFunction(
+        (since) => performance.getEntriesByName('prv-bench:worker:done').some((m) => m.startTime > since),
+        t,
+        { timeout: timeoutMs, polling: 50 },
+      );
+    if (warm) {
+      const w0 = await page.evaluate(() => performance.now());
+      await input.setInputFiles(zip);
+      await doneAfter(w0);
+      await page.locator('[data-testid=verdict][data-verdict]').waitFor({ timeout: timeoutMs });
+      await page.waitForTimeout(300);
+      // a second change event needs the input emptied first
+      await input.setInputFiles([]);
+    }
     const t0 = await page.evaluate(() => performance.now());
     await input.setInputFiles(zip);
+    await doneAfter(t0);
     await page.locator('[data-testid=verdict][data-verdict]').waitFor({ timeout: timeoutMs });
     const t1 = await page.evaluate(() => performance.now());
     const verdict = await page.locator('[data-testid=verdict]').getAttribute('data-verdict');
     const measures = await page.evaluate(() =>
       performance.getEntriesByType('measure').map((m) => ({ name: m.name, duration: m.duration })),
     );
-    const marks = await page.evaluate(() =>
+    const marks = (await page.evaluate(() =>
       performance.getEntriesByType('mark').map((m) => ({ name: m.name, startTime: m.startTime })),
-    );
+    )).filter((m) => m.startTime >= t0);
     const heap = await page.evaluate(() => (performance.memory ? performance.memory.usedJSHeapSize : null));
+    // the worker's Blob reads and wasm memory (web/src/blob.rs offers them as prvBlobStats();
+    // the page keeps its worker after the analysis, for snapshot details)
+    let stats = null;
+    for (const w of page.workers()) {
+      const json = await w.evaluate(() => (globalThis.prvBlobStats ? globalThis.prvBlobStats() : null)).catch(() => null);
+      if (json) stats = JSON.parse(json);
+    }
     clearInterval(sampler);
     const peakKiB = pid ? rendererPeakKiB(pid) : 0;
     const origin = await page.evaluate(() => performance.timeOrigin);
-    const own = measures.find((m) => m.name.startsWith('prv:') && /analy/i.test(m.name));
+    // the page's own measure (prv:analysis: file chosen -> verdict on screen, so with starting
+    // the worker and rendering); the last one (--warm makes two)
+    const own = measures.filter((m) => m.name.startsWith('prv:') && /analy/i.test(m.name)).pop();
     const last = (name) => marks.filter((m) => m.name === name).map((m) => m.startTime).pop();
-    const request = last('prv-bench:request');
-    const done = last('prv-bench:worker:done');
+    const first = (name) => marks.find((m) => m.name === name)?.startTime;
+    // the first request is the analysis (later ones may ask for snapshot details)
+    const request = first('prv-bench:request');
+    const done = first('prv-bench:worker:done');
+    const progress = marks.filter((m) => m.name === 'prv-bench:worker:progress' && m.startTime < (done ?? Infinity));
     const workerMs = request !== undefined && done !== undefined && done > request ? done - request : null;
     const doneEpoch = done !== undefined ? origin + done : Infinity;
     const analysisPeakKiB = Math.max(0, ...rss.filter(([t]) => t <= doneEpoch).map(([, k]) => k));
+    // input -> the worker says it is ready: starting the worker (fetching, compiling and
+    // instantiating its wasm), not part of the analysis time
+    const ready = first('prv-bench:worker:ready');
+    const startupMs = ready !== undefined ? ready - t0 : null;
+    // the worker's phases: its request -> opening the file (prvBlobStats().openedAt); the
+    // analysis, up to its last progress message (the end of the checks); then rendering the
+    // report (JSON and Markdown), posting it and the page receiving it ("done")
+    const lastProgress = progress.length ? progress[progress.length - 1].startTime : undefined;
+    const worker = stats ? {
+      reads: stats.reads,
+      readBytes: stats.bytes,
+      readMs: stats.readMs,
+      wasmMemoryBytes: stats.wasmMemoryBytes,
+      coreMs: lastProgress !== undefined ? origin + lastProgress - stats.openedAt : null,
+      replyMs: lastProgress !== undefined && done !== undefined ? done - lastProgress : null,
+    } : null;
     return {
       verdict,
-      ms: own ? own.duration : workerMs ?? t1 - t0,
-      source: own ? `measure ${own.name}` : workerMs !== null ? 'harness marks: request -> done' : 'wall',
+      // the analysis without starting the worker and without rendering: request -> done
+      ms: workerMs ?? (own ? own.duration : t1 - t0),
+      source: workerMs !== null ? 'harness marks: request -> done' : own ? `measure ${own.name}` : 'wall',
+      ownMs: own ? own.duration : null,
       workerMs,
       wallMs: t1 - t0,
+      startupMs,
+      worker,
       measures,
       marks,
       pageJsHeapBytes: heap,
@@ -210,15 +272,25 @@ try {
       const s = await runOnce(zip);
       samples.push(s);
       hadMeasure ||= s.source !== 'wall';
-      process.stderr.write(`  page ${basename(zip)} run ${r + 1}: ${s.ms.toFixed(0)} ms (${s.source}), renderer peak ${(s.rendererPeakBytes / 2 ** 20).toFixed(0)} MiB (${(s.rendererBaselineBytes / 2 ** 20).toFixed(0)} MiB before the file, ${(s.analysisPeakBytes / 2 ** 20).toFixed(0)} MiB until the worker is done), ${s.verdict}\n`);
+      const w = s.worker;
+      const phases = w
+        ? `; worker start ${s.startupMs?.toFixed(0)} ms, analysis ${w.coreMs?.toFixed(0)} ms of which ${w.reads} Blob reads ${w.readMs.toFixed(0)} ms (${(w.readBytes / 2 ** 20).toFixed(1)} MiB), report out ${w.replyMs?.toFixed(0)} ms, wasm memory ${(w.wasmMemoryBytes / 2 ** 20).toFixed(0)} MiB`
+        : '';
+      process.stderr.write(`  page ${basename(zip)} run ${r + 1}: ${s.ms.toFixed(0)} ms (${s.source}), renderer peak ${(s.rendererPeakBytes / 2 ** 20).toFixed(0)} MiB (${(s.rendererBaselineBytes / 2 ** 20).toFixed(0)} MiB before the file, ${(s.analysisPeakBytes / 2 ** 20).toFixed(0)} MiB until the worker is done), ${s.verdict}${phases}\n`);
     }
     results[basename(zip)] = {
       medianMs: median(samples.map((s) => s.ms)),
       wallMedianMs: median(samples.map((s) => s.wallMs)),
+      ownMedianMs: median(samples.map((s) => s.ownMs).filter((x) => x !== null)),
       source: samples[0]?.source,
       peakBytes: Math.max(...samples.map((s) => s.rendererPeakBytes)),
       baselineBytes: Math.min(...samples.map((s) => s.rendererBaselineBytes)),
       analysisPeakBytes: Math.max(...samples.map((s) => s.analysisPeakBytes)),
+      startupMedianMs: median(samples.map((s) => s.startupMs).filter((x) => x !== null)),
+      coreMedianMs: median(samples.map((s) => s.worker?.coreMs).filter((x) => x !== undefined && x !== null)),
+      readMedianMs: median(samples.map((s) => s.worker?.readMs).filter((x) => x !== undefined)),
+      replyMedianMs: median(samples.map((s) => s.worker?.replyMs).filter((x) => x !== undefined && x !== null)),
+      wasmMemoryBytes: Math.max(0, ...samples.map((s) => s.worker?.wasmMemoryBytes ?? 0)),
       verdict: samples[0]?.verdict,
       samples,
     };

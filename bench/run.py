@@ -14,6 +14,10 @@ hits all commands alike; medians over the rounds are reported, with ratios from 
 
     python3 bench/run.py [--rounds 7] [--java-rounds 3] [--page-rounds 3] [--skip-java]
                          [--skip-page] [--skip-py] [--only NAME,...] [--regen] [--no-build]
+                         [--page-warm]
+
+The page is the built site in dist/ (PRV_BENCH_DIST overrides it); the CLI is
+target/release/paimon-recovery-validator (PRV_BENCH_CLI overrides it, with --no-build).
 """
 import argparse
 import json
@@ -175,10 +179,12 @@ def walk_cmd(d):
     return [VPY, os.path.join(BENCH, 'py', 'pypaimon_bench.py'), 'walk', table_dir(d)]
 
 
-def page_once(d):
+def page_once(d, warm=False):
     out = os.path.join(OUT, 'page-run.json')
     p = subprocess.run(['node', os.path.join(BENCH, 'page.mjs'), '--runs', '1', '--out', out,
-                        zip_path(d)], capture_output=True, text=True)
+                        *(['--warm'] if warm else []), zip_path(d)], capture_output=True,
+                       text=True)
+    log('\n'.join(l for l in p.stderr.splitlines() if l.startswith('  page ')))
     if p.returncode != 0:
         return {'ready': False, 'reason': p.stderr.strip().splitlines()[-1:]}
     r = json.load(open(out))
@@ -258,6 +264,8 @@ def main():
     ap.add_argument('--skip-java', action='store_true')
     ap.add_argument('--skip-py', action='store_true')
     ap.add_argument('--skip-page', action='store_true')
+    ap.add_argument('--page-warm', action='store_true',
+                    help='time a second analysis in the same page (bench/page.mjs --warm)')
     ap.add_argument('--skip-validate', action='store_true')
     ap.add_argument('--only', default='', help='comma-separated dataset names')
     ap.add_argument('--regen', action='store_true', help='regenerate the warehouses')
@@ -294,7 +302,8 @@ def main():
             verdict=rep['verdict'],
             cli_rss_kib=peak_rss_kib(cli_cmd(d)),
             cli=[], walk=[], cli_cpu=[], walk_cpu=[], page=[], page_wall=[], page_peak=[],
-            page_base=[],
+            page_base=[], page_analysis_peak=[], page_start=[], page_core=[], page_read=[],
+            page_reply=[], page_wasm=[],
             page_source=None,
         )
         if d.get('walk'):
@@ -322,7 +331,7 @@ def main():
         for d in datasets:
             row = rows[d['name']]
             if page_ready and r < args.page_rounds:
-                res = page_once(d)
+                res = page_once(d, args.page_warm)
                 if not res.get('ready'):
                     page_ready, page_reason = False, res.get('reason')
                 else:
@@ -330,6 +339,16 @@ def main():
                     row['page_wall'].append(res['wallMedianMs'] / 1000)
                     row['page_peak'].append(res['peakBytes'])
                     row['page_base'].append(res.get('baselineBytes', 0))
+                    row['page_analysis_peak'].append(res.get('analysisPeakBytes', 0))
+                    # the worker's phases (bench/page.mjs, from web/src/blob.rs's notes)
+                    for key, field in (('page_start', 'startupMedianMs'),
+                                       ('page_core', 'coreMedianMs'),
+                                       ('page_read', 'readMedianMs'),
+                                       ('page_reply', 'replyMedianMs')):
+                        if res.get(field) is not None:
+                            row[key].append(res[field] / 1000)
+                    if res.get('wasmMemoryBytes'):
+                        row['page_wasm'].append(res['wasmMemoryBytes'])
                     row['page_source'] = res['source']
 
     med = lambda xs: statistics.median(xs) if xs else None  # noqa: E731
@@ -377,6 +396,9 @@ def main():
     peaks = [max(rows[n]['page_peak']) / 2 ** 20 for n in rows if rows[n]['page_peak']]
     targets.append(('page peak memory (renderer RSS) < 300 MiB, MiB', max(peaks) if peaks else None,
                     peaks and max(peaks) < 300))
+    ap = [max(rows[n]['page_analysis_peak']) / 2 ** 20 for n in rows if rows[n]['page_analysis_peak']]
+    targets.append(('  (renderer RSS until the worker is done, before rendering: informational)',
+                    max(ap) if ap else None, ap and max(ap) < 300))
     pr = [rows[n]['page_median'] / rows[n]['cli_median'] for n in rows if rows[n]['page_median']]
     targets.append(('page / CLI <= 2 (worst input)', max(pr) if pr else None, pr and max(pr) <= 2))
     x = ratio('synth_lookup_3000', 'synth_lookup_1500', 'cli_median')
@@ -387,6 +409,28 @@ def main():
     targets.append(('each manifest decoded exactly once (decoded == distinct)', None, ok))
     results['targets'] = [dict(target=t, value=v, met=bool(m)) for t, v, m in targets]
 
+    # where the page's time and memory go, per input (medians over the page runs)
+    breakdown_header = ['input', 'worker start', 'request -> done', 'core (reads)',
+                        'report out', 'wasm memory', 'renderer: before / analysis / peak']
+    breakdown = []
+    for d in datasets:
+        row = rows[d['name']]
+        if not row['page']:
+            continue
+        row.update(page_start_median=med(row['page_start']), page_core_median=med(row['page_core']),
+                   page_read_median=med(row['page_read']),
+                   page_reply_median=med(row['page_reply']))
+        mib = lambda b: f'{b / 2 ** 20:.0f}'  # noqa: E731
+        breakdown.append([
+            d['name'], fmt_s(row['page_start_median']), fmt_s(row['page_median']),
+            (f'{fmt_s(row["page_core_median"])} ({fmt_s(row["page_read_median"])})'
+             if row['page_core'] else '—'),
+            fmt_s(row['page_reply_median']),
+            f'{mib(max(row["page_wasm"]))} MiB' if row['page_wasm'] else '—',
+            f'{mib(min(row["page_base"]))} / {mib(max(row["page_analysis_peak"]))} / '
+            f'{mib(max(row["page_peak"]))} MiB',
+        ])
+
     widths = [max(len(h), *(len(r[i]) for r in table)) for i, h in enumerate(header)]
     line = lambda cells: '  '.join(c.ljust(w) for c, w in zip(cells, widths))  # noqa: E731
     md = ['| ' + ' | '.join(header) + ' |', '|' + '---|' * len(header)]
@@ -395,6 +439,15 @@ def main():
     print('  '.join('-' * w for w in widths))
     for r in table:
         print(line(r))
+    if breakdown:
+        bw = [max(len(h), *(len(r[i]) for r in breakdown)) for i, h in enumerate(breakdown_header)]
+        print()
+        print('  '.join(c.ljust(w) for c, w in zip(breakdown_header, bw)))
+        print('  '.join('-' * w for w in bw))
+        for r in breakdown:
+            print('  '.join(c.ljust(w) for c, w in zip(r, bw)))
+        md += ['', '| ' + ' | '.join(breakdown_header) + ' |', '|' + '---|' * len(breakdown_header)]
+        md += ['| ' + ' | '.join(r) + ' |' for r in breakdown]
     print()
     for t, v, m in targets:
         val = '' if v is None else f' = {v:.2f}'

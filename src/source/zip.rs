@@ -112,8 +112,10 @@ struct ReadAhead {
     group: Vec<u32>,
     /// Per group: its entries, and whether it was read already.
     groups: Vec<(Vec<u32>, bool)>,
-    /// Entry index -> (range buffer, start, end) of its raw data.
-    raw: HashMap<usize, (Rc<Vec<u8>>, usize, usize)>,
+    /// Entry index -> its raw data, copied out of the range it was read in, so that each
+    /// entry's bytes are freed as soon as it is read (not when the last entry of its range is:
+    /// the analysis reads in snapshot order, so a range would live almost to the end).
+    raw: HashMap<usize, Vec<u8>>,
 }
 
 impl ReadAhead {
@@ -469,10 +471,8 @@ impl ZipContainer {
     /// [`LOCAL_HEADER_SLACK`]; the checks and messages are those of [`Self::data_start`].
     fn read_with_header(&mut self, index: usize, entry: &CentralEntry) -> Result<(Vec<u8>, usize)> {
         self.read_ahead(index);
-        if let Some((buf, start, end)) = self.ahead.raw.remove(&index) {
-            if let Some(raw) = buf.get(start..end) {
-                return Ok((raw.to_vec(), 0));
-            }
+        if let Some(raw) = self.ahead.raw.remove(&index) {
+            return Ok((raw, 0));
         }
         let size = self.data.size();
         let available = size.saturating_sub(entry.local_offset);
@@ -547,7 +547,6 @@ impl ZipContainer {
                 j += 1;
             }
             if let Ok(buf) = read_vec(self.data.as_ref(), start, end - start) {
-                let buf = Rc::new(buf);
                 for &m in members.get(i..j).unwrap_or_default() {
                     let Some(e) = entry(m) else { continue };
                     let rel = (e.local_offset - start) as usize;
@@ -557,8 +556,8 @@ impl ZipContainer {
                     };
                     let s = (data_start - start) as usize;
                     let t = s.saturating_add(e.compressed as usize);
-                    if t <= buf.len() {
-                        self.ahead.raw.insert(m as usize, (buf.clone(), s, t));
+                    if let Some(raw) = buf.get(s..t) {
+                        self.ahead.raw.insert(m as usize, raw.to_vec());
                     }
                 }
             }

@@ -3,12 +3,126 @@
 //! Only in a worker: `FileReaderSync` does not exist on the page's thread. Each read slices the
 //! Blob (`Blob.slice(start, end)`, offsets as f64 so archives past 2 GiB and 4 GiB work; f64 is
 //! exact to 2^53) and reads just that slice; the archive is never held in memory as a whole.
+//!
+//! For the benchmark (`bench/page.mjs`), the worker counts its Blob reads and offers them, with
+//! the size of its wasm memory, as `prvBlobStats()` on its global scope (a JSON string; see
+//! [`stats_json`]). Only counters: no file content or name is kept.
 
+use std::cell::Cell;
 use std::io;
 
-use js_sys::Uint8Array;
+use js_sys::{Function, Reflect, Uint8Array};
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Blob, FileReaderSync};
+
+/// The least and most wasm memory [`reserve_memory`] reserves in one step.
+pub const RESERVE_MIN: u64 = 64 << 20;
+/// See [`RESERVE_MIN`].
+pub const RESERVE_MAX: u64 = 256 << 20;
+
+/// Grows the wasm memory in one step, once per worker, by four times the first Blob's size
+/// (within [`RESERVE_MIN`]..=[`RESERVE_MAX`]), and gives it back to the allocator at once.
+///
+/// Rust's wasm allocator (dlmalloc) asks for more memory 64 KiB at a time, and each
+/// `memory.grow` is costly in V8 (a new `ArrayBuffer` for the memory, external-memory
+/// accounting that schedules garbage collections): an analysis of the 3,000-commit benchmark
+/// warehouse needs ~100 MiB, grew the memory ~1,500 times, and took twice the CPU time it takes
+/// after one large reservation. The allocator then carves from one large free chunk. The pages
+/// are only reserved: a page nobody writes to is not resident, so the reservation costs address
+/// space, not RAM. If the browser refuses, smaller steps are tried, then none.
+fn reserve_memory(blob_size: u64) {
+    thread_local! {
+        static RESERVED: Cell<bool> = const { Cell::new(false) };
+    }
+    if RESERVED.with(|r| r.replace(true)) {
+        return;
+    }
+    let mut bytes = blob_size.saturating_mul(4).clamp(RESERVE_MIN, RESERVE_MAX);
+    while bytes >= 16 << 20 {
+        let mut reserve: Vec<u8> = Vec::new();
+        if reserve.try_reserve_exact(bytes as usize).is_ok() {
+            // Keep the allocation from being optimized away; it is freed right after.
+            drop(std::hint::black_box(reserve));
+            return;
+        }
+        bytes /= 2;
+    }
+}
+
+/// Blob reads of this worker (all Blobs), for [`stats_json`].
+#[derive(Debug, Clone, Copy, Default)]
+struct ReadStats {
+    /// Readers made.
+    opened: u64,
+    /// When the last reader was made, epoch ms.
+    opened_at: f64,
+    /// Reads of the browser (`Blob.slice` + `FileReaderSync`).
+    reads: u64,
+    /// Bytes they returned.
+    bytes: u64,
+    /// Time spent in them, ms.
+    ms: f64,
+}
+
+thread_local! {
+    static STATS: Cell<ReadStats> = const {
+        Cell::new(ReadStats { opened: 0, opened_at: 0.0, reads: 0, bytes: 0, ms: 0.0 })
+    };
+    static GETTER: Cell<bool> = const { Cell::new(false) };
+}
+
+/// This worker's Blob reads as JSON: `{"opened", "openedAt" (epoch ms of the last reader made),
+/// "reads", "bytes", "readMs", "wasmMemoryBytes"}` (wasm memory never shrinks: its size is the
+/// peak so far).
+pub fn stats_json() -> String {
+    let s = STATS.with(Cell::get);
+    let memory = property(&wasm_bindgen::memory(), "buffer")
+        .and_then(|b| property(&b, "byteLength"))
+        .and_then(|n| n.as_f64())
+        .unwrap_or(0.0);
+    format!(
+        r#"{{"opened":{},"openedAt":{},"reads":{},"bytes":{},"readMs":{},"wasmMemoryBytes":{}}}"#,
+        s.opened, s.opened_at, s.reads, s.bytes, s.ms, memory
+    )
+}
+
+/// Sets `prvBlobStats` on the global scope, once.
+fn offer_stats() {
+    if GETTER.with(|g| g.replace(true)) {
+        return;
+    }
+    let getter = Closure::<dyn Fn() -> JsValue>::new(|| JsValue::from_str(&stats_json()));
+    let _ = Reflect::set(
+        &js_sys::global(),
+        &JsValue::from_str("prvBlobStats"),
+        getter.as_ref(),
+    );
+    // It lives as long as the worker.
+    getter.forget();
+}
+
+/// A property of a JS object, if it is there.
+fn property(target: &JsValue, key: &str) -> Option<JsValue> {
+    Reflect::get(target, &JsValue::from_str(key))
+        .ok()
+        .filter(|v| !v.is_undefined() && !v.is_null())
+}
+
+/// `performance.now` of the global scope, if there is one.
+fn clock() -> Option<(JsValue, Function)> {
+    let performance = property(&js_sys::global(), "performance")?;
+    let now = property(&performance, "now")?.dyn_into::<Function>().ok()?;
+    Some((performance, now))
+}
+
+fn now(clock: &Option<(JsValue, Function)>) -> f64 {
+    clock
+        .as_ref()
+        .and_then(|(p, now)| now.call0(p).ok())
+        .and_then(|t| t.as_f64())
+        .unwrap_or(0.0)
+}
 
 use crate::cache::{Cached, ReadAt};
 
@@ -17,6 +131,8 @@ pub struct BlobSource {
     blob: Blob,
     size: u64,
     reader: FileReaderSync,
+    /// `performance.now`, to time reads.
+    clock: Option<(JsValue, Function)>,
 }
 
 impl BlobSource {
@@ -25,16 +141,32 @@ impl BlobSource {
         let reader = FileReaderSync::new().map_err(js_error)?;
         // Blob.size is a double; sizes are whole numbers far below 2^53.
         let size = blob.size().max(0.0) as u64;
-        Ok(BlobSource { blob, size, reader })
+        let clock = clock();
+        let origin = clock
+            .as_ref()
+            .and_then(|(p, _)| property(p, "timeOrigin"))
+            .and_then(|t| t.as_f64());
+        let opened_at = match origin {
+            Some(origin) => origin + now(&clock),
+            None => js_sys::Date::now(),
+        };
+        STATS.with(|s| {
+            let mut v = s.get();
+            v.opened += 1;
+            v.opened_at = opened_at;
+            s.set(v);
+        });
+        offer_stats();
+        reserve_memory(size);
+        Ok(BlobSource {
+            blob,
+            size,
+            reader,
+            clock,
+        })
     }
-}
 
-impl ReadAt for BlobSource {
-    fn len(&self) -> u64 {
-        self.size
-    }
-
-    fn read_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+    fn read_slice(&self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
         let end = offset + buf.len() as u64;
         let slice = self
             .blob
@@ -54,6 +186,26 @@ impl ReadAt for BlobSource {
         }
         bytes.copy_to(buf);
         Ok(())
+    }
+}
+
+impl ReadAt for BlobSource {
+    fn len(&self) -> u64 {
+        self.size
+    }
+
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+        let start = now(&self.clock);
+        let result = self.read_slice(offset, buf);
+        let ms = now(&self.clock) - start;
+        STATS.with(|s| {
+            let mut v = s.get();
+            v.reads += 1;
+            v.bytes += buf.len() as u64;
+            v.ms += ms;
+            s.set(v);
+        });
+        result
     }
 }
 
