@@ -78,8 +78,7 @@
 //! Tab enters the timeline at one mark (roving tabindex); arrows move between snapshots
 //! (up/down: the nearest snapshot of the neighbouring commit user), Home/End, Enter/Space
 //! select (or zoom into a group), `+`/`-` zoom, Page Up/Down and Shift+arrows pan, Escape hides
-//! the tooltip. Mouse: drag
-//! or Shift+wheel pans, Ctrl+wheel zooms, buttons zoom, pan and fit.
+//! the tooltip. Mouse: drag or Shift+wheel pans, Ctrl+wheel zooms, buttons zoom, pan and fit.
 //!
 //! ## Size
 //!
