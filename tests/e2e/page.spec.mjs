@@ -224,3 +224,25 @@ test('a folder chosen with the folder picker is analysed like its zip', async ({
   expect(await pageCodes(page)).toEqual(reportCodes(cliReport));
   await expect(page.locator('[data-table-path$="db.db/lk_crash"]')).toHaveCount(1);
 });
+
+test('a zip dropped on the drop zone is analysed', async ({ page }) => {
+  const { readFileSync } = await import('node:fs');
+  const name = 'java09_consumer_stale.zip';
+  const bytes = [...readFileSync(fixture(name))];
+  await page.goto('./');
+  const zone = page.getByTestId('drop-zone');
+  const dataTransfer = await page.evaluateHandle(({ bytes, name }) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([new Uint8Array(bytes)], name, { type: 'application/zip' }));
+    return dt;
+  }, { bytes, name });
+  await zone.dispatchEvent('dragover', { dataTransfer });
+  await expect(zone).toHaveClass(/dragging/);
+  await zone.dispatchEvent('drop', { dataTransfer });
+  const verdict = page.locator('[data-testid=verdict][data-verdict]');
+  await expect(verdict).toBeVisible({ timeout: 60_000 });
+  const cliReport = JSON.parse(runCli(fixture(name), 'json'));
+  await expect(verdict).toHaveAttribute('data-verdict', cliReport.verdict);
+  expect(await pageCodes(page)).toEqual(reportCodes(cliReport));
+  await expect(zone).not.toHaveClass(/dragging/);
+});
