@@ -58,6 +58,20 @@ fn click(target: &Element) {
         .unwrap();
 }
 
+/// Waits (up to 3 s, for a loaded machine) until snapshot `id` holds the keyboard focus, then
+/// one render more.
+async fn until_active(id: &str) {
+    for _ in 0..150 {
+        if active_snapshot().as_deref() == Some(id) {
+            // And let the render that follows the focus (the tooltip) happen.
+            settle().await;
+            return;
+        }
+        sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(active_snapshot().as_deref(), Some(id));
+}
+
 fn active_snapshot() -> Option<String> {
     web_sys::window()?
         .document()?
@@ -171,8 +185,7 @@ async fn keyboard_moves_the_cursor_and_enter_selects() {
         .unwrap()
         .focus()
         .unwrap();
-    settle().await;
-    assert_eq!(active_snapshot().as_deref(), Some("3"));
+    until_active("3").await;
     // The focused mark is described by the tooltip.
     let tip_id = one(&root, "svg [tabindex='0']")
         .get_attribute("aria-describedby")
@@ -182,8 +195,7 @@ async fn keyboard_moves_the_cursor_and_enter_selects() {
     assert!(!tip.has_attribute("hidden"));
 
     key(&one(&root, "svg [tabindex='0']"), "ArrowRight");
-    settle().await;
-    assert_eq!(active_snapshot().as_deref(), Some("4"));
+    until_active("4").await;
     assert_eq!(
         one(&root, "svg [tabindex='0']")
             .get_attribute("data-snapshot-id")
@@ -191,11 +203,9 @@ async fn keyboard_moves_the_cursor_and_enter_selects() {
         Some("4")
     );
     key(&one(&root, "svg [tabindex='0']"), "End");
-    settle().await;
-    assert_eq!(active_snapshot().as_deref(), Some("32"));
+    until_active("32").await;
     key(&one(&root, "svg [tabindex='0']"), "Home");
-    settle().await;
-    assert_eq!(active_snapshot().as_deref(), Some("3"));
+    until_active("3").await;
     key(&one(&root, "svg [tabindex='0']"), "Enter");
     settle().await;
     assert_eq!(selected.borrow().as_slice(), &[("main".to_string(), 3)]);
@@ -208,19 +218,20 @@ async fn keyboard_moves_the_cursor_and_enter_selects() {
     key(&one(&root, "svg [tabindex='0']"), "+");
     settle().await;
     assert!(count(&root, "svg [data-snapshot-id]") < before);
+    // Leave the document (and its focus) to the next test.
+    root.remove();
 }
 
 #[wasm_bindgen_test]
 async fn focus_zooms_to_the_snapshot_and_highlights_it() {
     let (root, _) = mount(10_000, Some(5_000));
-    settle().await;
-    settle().await;
+    until_active("5000").await;
     let svg = one(&root, "svg[data-testid=timeline]");
     assert_eq!(svg.get_attribute("data-dense").as_deref(), Some("false"));
     let mark = one(&svg, "[data-snapshot-id='5000']");
     assert!(mark.get_attribute("class").unwrap().contains("tl-focus"));
     assert_eq!(count(&svg, ".tl-focus-ring"), 1);
-    assert_eq!(active_snapshot().as_deref(), Some("5000"));
+    root.remove();
 }
 
 #[wasm_bindgen_test]
