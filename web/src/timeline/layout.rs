@@ -971,7 +971,7 @@ pub fn scene(table: &TableReport, m: &Model, view: &View, ui: &Ui) -> Scene {
                 Node::new("g")
                     .attr("class", "tl-marker tl-tag tl-tag-group")
                     .attr("data-tag-count", n)
-                    .attr("data-snapshot-range", format!("{a}-{b}")),
+                    .attr("data-tag-range", format!("{a}-{b}")),
             );
         }
     }

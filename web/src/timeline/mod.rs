@@ -62,7 +62,8 @@
 //! * Commit pairs: `path.tl-pair[data-pair="a-b"][data-commit-identifier]`.
 //! * Lanes: `rect[data-lane=<commit user>]`.
 //! * Markers: `[data-marker=earliest|latest]`, hints `[data-hint=earliest|latest]` with
-//!   `data-hint-value` and `data-mismatch="true|false"`, tags `[data-tag=<name>]`.
+//!   `data-hint-value` and `data-mismatch="true|false"`, tags `[data-tag=<name>]` (more than
+//!   40 in view: counted per bin, `[data-tag-count][data-tag-range="a-b"]`).
 //! * Bands: `[data-band=expired]`, `[data-band=long-lived-changelog]` with `data-range`.
 //! * Flags: consumers `[data-consumer=<id>][data-verdict][data-next-snapshot]`, Spark
 //!   checkpoints `[data-spark-checkpoint=<path>][data-verdict][data-resume-snapshot]`, Ray
