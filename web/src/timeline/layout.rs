@@ -2059,6 +2059,38 @@ mod tests {
     }
 
     #[test]
+    fn many_tags_are_counted_per_bin() {
+        let mut t = sample::table(10_000);
+        let tag = t.tags.first().unwrap().clone();
+        t.tags = (0..500)
+            .map(|k| {
+                let mut g = tag.clone();
+                g.name = format!("daily-{k}");
+                g.snapshot = Some(3 + k * 20);
+                g
+            })
+            .collect();
+        let m = Model::new(&t);
+        let sc = scene(&t, &m, &View::fit(&m), &ui());
+        let groups = with_attr(&sc, "data-tag-count");
+        assert!(!groups.is_empty() && groups.len() < 30, "{}", groups.len());
+        let tagged: usize = groups
+            .iter()
+            .map(|g| g.get("data-tag-count").unwrap().parse::<usize>().unwrap())
+            .sum();
+        assert_eq!(tagged, 500);
+        assert!(with_attr(&sc, "data-tag").is_empty());
+        assert!(sc.dom_nodes() <= 2_000);
+        // Zoomed in, each tag is named.
+        let v = View {
+            start: 100.0,
+            span: 100.0,
+        };
+        let sc = scene(&t, &m, &v, &ui());
+        assert_eq!(with_attr(&sc, "data-tag").len(), 5);
+    }
+
+    #[test]
     fn summary_names_the_problems() {
         let t = sample::table(30);
         let m = Model::new(&t);
