@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make fuzz`: runs every cargo-fuzz target of fuzz/ for FUZZ_SECONDS each and prints, per
-# target, the executions, the coverage (libFuzzer's final `cov:` edges and `ft:` features) and
-# the crashes, timeouts and out-of-memory inputs found. Not part of `make test`.
+# target, the executions and executions per second, the coverage (libFuzzer's final `cov:` edges
+# and `ft:` features), the corpus size and the crashes, timeouts and out-of-memory inputs found.
+# Not part of `make test`. On a shared machine: `nice -n 10 make fuzz`.
 #
 #   FUZZ_SECONDS=60          time per target
 #   FUZZ_TARGETS="a b"       targets to run (default: all of fuzz/fuzz_targets/)
@@ -59,6 +60,7 @@ for t in $FUZZ_TARGETS; do
     rc=$?
     set -e
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
     if [[ -z "$execs" ]]; then
         execs=$(grep -oE '^#[0-9]+' "$log" | tail -1 | tr -d '#')
     fi
@@ -74,13 +76,14 @@ for t in $FUZZ_TARGETS; do
         status="FOUND (exit $rc): see $log"
         found=1
     fi
-    rows+=("$(printf '%-16s %12s %7s %8s %7s %7s %8s %5s  %s' "$t" "${execs:-?}" "${cov:-?}" \
-        "${ft:-?}" "${corp:-?}" "$crashes" "$timeouts" "$ooms" "$status")")
+    rows+=("$(printf '%-16s %12s %8s %7s %8s %7s %7s %8s %5s  %s' "$t" "${execs:-?}" "${rate:-?}" \
+        "${cov:-?}" "${ft:-?}" "${corp:-?}" "$crashes" "$timeouts" "$ooms" "$status")")
 done
 
 echo
 echo "== make fuzz: ${FUZZ_SECONDS}s per target, -rss_limit_mb=$FUZZ_RSS_MB -timeout=$FUZZ_TIMEOUT, sanitizer $FUZZ_SANITIZER"
-printf '%-16s %12s %7s %8s %7s %7s %8s %5s  %s\n' target executions cov ft corpus crashes timeouts ooms status
+printf '%-16s %12s %8s %7s %8s %7s %7s %8s %5s  %s\n' target executions exec/s cov ft corpus crashes \
+    timeouts ooms status
 for r in "${rows[@]}"; do
     echo "$r"
 done
