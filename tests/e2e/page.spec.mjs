@@ -61,7 +61,7 @@ test('analyses a warehouse zip chosen with the file input', async ({ page, conte
 
   // The worker was loaded on demand from the site itself, and its requests are seen here.
   const paths = requests.map(({ url }) => new URL(url).pathname);
-  expect(paths).toContain(`${basePath}prv-worker_loader.js`);
+  expect(paths).toContain(`${basePath}prv-worker.js`);
   expect(paths.some((p) => p.endsWith('/prv-worker_bg.wasm'))).toBe(true);
   // The example artifact is not fetched unless asked for.
   expect(paths.some((p) => p.endsWith('.zip'))).toBe(false);

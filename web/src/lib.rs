@@ -8,8 +8,8 @@
 //!   `FileReaderSync` through [`blob::BlobReader`] (random access, never the whole archive), runs
 //!   [`prv::analyze`] and posts progress and the report back ([`protocol`]).
 //!
-//! Nothing leaves the browser: the worker is loaded from the page's own origin, and the only
-//! messages are between the page and its worker.
+//! Nothing leaves the browser: the worker is loaded from the page's own origin under the page's
+//! Content-Security-Policy ([`spawn`]), and the only messages are between the page and its worker.
 //!
 //! Everything that is plain logic (the message protocol, the read cache, the page state) compiles
 //! and is unit-tested natively; what needs a browser is tested with `wasm-bindgen-test` in
@@ -21,10 +21,7 @@ pub mod cache;
 pub mod filters;
 pub mod permalink;
 pub mod protocol;
+pub mod spawn;
 pub mod state;
 pub mod timeline;
 pub mod worker;
-
-/// The script the page starts the worker from, relative to the page (Trunk's loader shim for the
-/// `prv-worker` binary). Relative, so the site works from any sub-path.
-pub const WORKER_SCRIPT: &str = "./prv-worker_loader.js";

@@ -1,6 +1,6 @@
 //! The Web Worker that runs the core.
 //!
-//! Started by the page from [`crate::WORKER_SCRIPT`]; posts [`Reply::Ready`], then answers an
+//! Started by the page from a `blob:` bootstrap ([`crate::spawn`]); posts [`Reply::Ready`], then answers an
 //! `analyse` [`Command`] with progress updates and one `Done` or `Failed`, and each `detail`
 //! command with one `Detail`. The analysis is synchronous and reads the user's files with
 //! `FileReaderSync`, which only a worker may do; the page's thread stays free. The finished

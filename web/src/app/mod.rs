@@ -20,7 +20,6 @@ use crate::blob::describe_js;
 use crate::permalink;
 use crate::protocol::{Command, Reply, Request, PHASES};
 use crate::state::{Action, PageState, Status};
-use crate::WORKER_SCRIPT;
 
 use self::drop_zone::DropZone;
 use self::report::ReportView;
@@ -79,7 +78,7 @@ impl Job {
         dispatcher: UseReducerDispatcher<PageState>,
     ) -> Result<Job, String> {
         let message = Command::Analyse(request.clone()).to_js()?;
-        let worker = Worker::new(WORKER_SCRIPT).map_err(|e| describe_js(&e))?;
+        let worker = crate::spawn::start_worker()?;
         let on_message = {
             let worker = worker.clone();
             let dispatcher = dispatcher.clone();
