@@ -67,6 +67,10 @@ test('a keyboard-only run-through: example, verdict, exports, finding to timelin
   await back.focus();
   await page.keyboard.press('Enter');
   await expect(page.locator('li.finding:focus')).toHaveAttribute('data-snapshot', id);
+  // The same snapshot again: the timeline shows and focuses it again.
+  await link.focus();
+  await page.keyboard.press('Enter');
+  await expect(mark).toBeFocused();
 });
 
 test('dark mode follows the system, and the toggle is remembered', async ({ page }) => {

@@ -117,8 +117,22 @@ pub fn report_view(props: &ReportProps) -> Html {
         let focus = focus.clone();
         Callback::from(move |(path, id): (String, i64)| {
             let serial = focus.as_ref().map_or(0, |f| f.2 + 1);
-            focus.set(Some((path.clone(), id, serial)));
             focus_element(&timeline_anchor(&path));
+            let again = focus
+                .as_ref()
+                .is_some_and(|(p, i, _)| *p == path && *i == id);
+            if again {
+                // The timeline acts on a change of its focus: clear it for one render, then
+                // give the same snapshot again (the user may have panned away since).
+                focus.set(None);
+                let focus = focus.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    yew::platform::time::sleep(std::time::Duration::from_millis(30)).await;
+                    focus.set(Some((path, id, serial)));
+                });
+            } else {
+                focus.set(Some((path, id, serial)));
+            }
         })
     };
 
