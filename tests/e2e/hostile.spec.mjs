@@ -567,3 +567,24 @@ test('a damaged or hostile permalink says so, and the page stays usable', async 
   expect(errors).toEqual([]);
   expect(foreign).toEqual([]);
 });
+
+// Thousands of findings (here 1,000 consumers ahead of the table, each an error) must not make
+// the page draw them all at once: long lists are drawn 200 at a time behind "Show more".
+test('an artifact with a thousand findings draws them in pages', async ({ page }) => {
+  const src = readZip(readFileSync(fixture('java09_b_consumer.zip')));
+  const out = [...src];
+  for (let i = 0; i < 1000; i++) {
+    out.push(entry(`java09_b_consumer/db.db/events/consumer/consumer-c${i}`, '{"nextSnapshot":99}', { stored: true }));
+  }
+  await page.goto('./');
+  await upload(page, 'many-consumers.zip', writeZip(out));
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-verdict', 'fail', { timeout: 120_000 });
+  const errors = page.locator('[data-severity-group=error] li.finding');
+  await expect(errors).toHaveCount(200);
+  await expect(page.locator('li.finding[data-finding-code=consumer-ahead]').first()).toBeVisible();
+  await expect(page.locator('[data-consumer-row]')).toHaveCount(200);
+  const more = page.locator('[data-severity-group=error] [data-testid=show-more]');
+  await expect(more).toContainText(/\(200 of 10\d\d shown\)/);
+  await more.click();
+  await expect(errors).toHaveCount(400);
+});

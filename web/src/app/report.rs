@@ -76,6 +76,10 @@ pub fn report_view(props: &ReportProps) -> Html {
     let selected = use_state(|| None::<(String, String, i64)>);
     // The branch shown on each table's timeline: path → branch.
     let branches = use_state(BTreeMap::<String, String>::new);
+    // How many items of each long list are drawn (list key → count); the rest wait behind a
+    // "Show more" button, so a report with thousands of findings or consumers (hostile or not)
+    // never blocks the tab while it renders.
+    let shown = use_state(BTreeMap::<String, usize>::new);
 
     // Tables grouped by path (main first, as the report orders them), as shared Rcs so the
     // timeline keeps its zoom across renders.
@@ -141,6 +145,15 @@ pub fn report_view(props: &ReportProps) -> Html {
     let ctx = FindingCtx {
         filter: f.clone(),
         on_focus: on_focus_finding.clone(),
+        shown: (*shown).clone(),
+        on_more: {
+            let shown = shown.clone();
+            Callback::from(move |key: String| {
+                let mut next = (*shown).clone();
+                *next.entry(key).or_insert(LIST_STEP) += LIST_STEP;
+                shown.set(next);
+            })
+        },
     };
 
     html! {
@@ -394,6 +407,35 @@ fn back_links(tables: &[Rc<TableReport>], indexes: &[usize], branch: &str, id: i
 struct FindingCtx {
     filter: Filter,
     on_focus: Callback<(String, i64)>,
+    /// Items drawn per long list (absent: [`LIST_STEP`]).
+    shown: BTreeMap<String, usize>,
+    /// Draws [`LIST_STEP`] more items of a list.
+    on_more: Callback<String>,
+}
+
+/// Items of a long list (a severity group's findings, a table's consumers) drawn at first and
+/// added by each "Show more".
+pub const LIST_STEP: usize = 200;
+
+impl FindingCtx {
+    fn limit(&self, key: &str) -> usize {
+        self.shown.get(key).copied().unwrap_or(LIST_STEP)
+    }
+
+    /// The "Show more" button of list `key`, which holds `total` items of which `drawn` are drawn.
+    fn more_button(&self, key: &str, total: usize, drawn: usize, noun: &str) -> Html {
+        if drawn >= total {
+            return html! {};
+        }
+        let on_more = self.on_more.clone();
+        let key = key.to_string();
+        html! {
+            <button type="button" class="show-more" data-testid="show-more"
+                onclick={Callback::from(move |_: MouseEvent| on_more.emit(key.clone()))}>
+                { format!("Show {} more {noun} ({drawn} of {total} shown)", (total - drawn).min(LIST_STEP)) }
+            </button>
+        }
+    }
 }
 
 fn table_view(table: &TableReport, index: usize, ctx: &FindingCtx) -> Html {
@@ -410,14 +452,14 @@ fn table_view(table: &TableReport, index: usize, ctx: &FindingCtx) -> Html {
                 { findings_list(Some(index), &table.findings, &table.path, &table.branch, ctx) }
             }
             if !table.consumers.is_empty() {
-                { consumers_table(&table.consumers) }
+                { consumers_table(&table.consumers, &format!("consumers:{index}"), ctx) }
             }
             if !table.tags.is_empty() {
                 <table class="tags" data-testid="tags">
                     <caption>{ "Tags" }</caption>
                     <thead><tr><th>{ "Tag" }</th><th class="num">{ "Snapshot" }</th><th>{ "Snapshot file kept" }</th></tr></thead>
                     <tbody>
-                        { for table.tags.iter().map(|t| html! {
+                        { for table.tags.iter().take(ctx.limit(&format!("tags:{index}"))).map(|t| html! {
                             <tr data-tag-row={t.name.clone()}>
                                 <td><code>{ &t.name }</code></td>
                                 <td class="num">{ opt(t.snapshot) }</td>
@@ -426,6 +468,7 @@ fn table_view(table: &TableReport, index: usize, ctx: &FindingCtx) -> Html {
                         }) }
                     </tbody>
                 </table>
+                { ctx.more_button(&format!("tags:{index}"), table.tags.len(), ctx.limit(&format!("tags:{index}")).min(table.tags.len()), "tags") }
             }
             if !table.spark_checkpoints.is_empty() {
                 { spark_table(&table.spark_checkpoints) }
@@ -437,8 +480,10 @@ fn table_view(table: &TableReport, index: usize, ctx: &FindingCtx) -> Html {
     }
 }
 
-fn consumers_table(consumers: &[ConsumerReport]) -> Html {
+fn consumers_table(consumers: &[ConsumerReport], key: &str, ctx: &FindingCtx) -> Html {
+    let drawn = ctx.limit(key).min(consumers.len());
     html! {
+        <>
         <table class="consumers" data-testid="consumers">
             <caption>{ "Consumers" }</caption>
             <thead>
@@ -450,7 +495,7 @@ fn consumers_table(consumers: &[ConsumerReport]) -> Html {
                 </tr>
             </thead>
             <tbody>
-                { for consumers.iter().map(|c| html! {
+                { for consumers.iter().take(drawn).map(|c| html! {
                     <tr data-consumer-row={c.id.clone()}>
                         <td><code>{ &c.id }</code></td>
                         <td class="num">{ opt(c.next_snapshot) }</td>
@@ -460,6 +505,8 @@ fn consumers_table(consumers: &[ConsumerReport]) -> Html {
                 }) }
             </tbody>
         </table>
+        { ctx.more_button(key, consumers.len(), drawn, "consumers") }
+        </>
     }
 }
 
@@ -549,13 +596,19 @@ fn findings_list(
     }
     html! {
         <div class="finding-groups">
-            { for groups.into_iter().map(|(severity, items)| html! {
-                <section class={classes!("finding-group", format!("severity-{}", severity.as_str()))} data-severity-group={severity.as_str()}>
-                    <h4>{ format!("{} ({})", severity_heading(severity), items.len()) }</h4>
-                    <ul class="findings">
-                        { for items.into_iter().filter_map(|i| findings.get(i).map(|f| finding_view(f, filters::finding_anchor(table, i), path, branch, ctx))) }
-                    </ul>
-                </section>
+            { for groups.into_iter().map(|(severity, items)| {
+                let key = format!("findings:{table:?}:{}", severity.as_str());
+                let total = items.len();
+                let drawn = ctx.limit(&key).min(total);
+                html! {
+                    <section class={classes!("finding-group", format!("severity-{}", severity.as_str()))} data-severity-group={severity.as_str()}>
+                        <h4>{ format!("{} ({})", severity_heading(severity), total) }</h4>
+                        <ul class="findings">
+                            { for items.into_iter().take(drawn).filter_map(|i| findings.get(i).map(|f| finding_view(f, filters::finding_anchor(table, i), path, branch, ctx))) }
+                        </ul>
+                        { ctx.more_button(&key, total, drawn, "findings") }
+                    </section>
+                }
             }) }
         </div>
     }
