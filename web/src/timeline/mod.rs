@@ -2,7 +2,7 @@
 //!
 //! ## Public API (stable; the page renders these)
 //!
-//! ```ignore
+//! ```text
 //! use prv_web::timeline::{Timeline, SnapshotDetailView, to_svg_string};
 //!
 //! // One report per branch of the same table path (`main` first); a branch <select> shows
