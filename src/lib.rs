@@ -21,6 +21,7 @@ pub mod detail;
 pub mod error;
 pub mod limits;
 pub mod paimon;
+mod pairing;
 pub mod parquet;
 pub mod ray;
 pub mod references;

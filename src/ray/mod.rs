@@ -57,30 +57,11 @@ impl std::str::FromStr for RayPairing {
     type Err = String;
 
     fn from_str(s: &str) -> std::result::Result<Self, String> {
-        let (checkpoint, rest) = s.split_once('=').ok_or_else(|| {
-            format!("{s:?} is not <checkpoint dir>=<table path>[#<id column>] (no '=')")
-        })?;
-        let (table, column) = match rest.rsplit_once('#') {
-            Some((t, c)) => (t, Some(c)),
-            None => (rest, None),
-        };
-        let clean = |p: &str| p.trim().trim_matches('/').to_string();
-        let checkpoint = clean(checkpoint);
-        let table = clean(table);
-        if checkpoint.is_empty() {
-            return Err(format!("{s:?}: the checkpoint directory is empty"));
-        }
-        if table.is_empty() {
-            return Err(format!("{s:?}: the table path is empty"));
-        }
-        let id_column = match column.map(str::trim) {
-            Some("") => return Err(format!("{s:?}: the id column after '#' is empty")),
-            other => other.map(str::to_string),
-        };
+        let arg = crate::pairing::parse(s, "id column")?;
         Ok(RayPairing {
-            checkpoint,
-            table,
-            id_column,
+            checkpoint: arg.checkpoint,
+            table: arg.table,
+            id_column: arg.extra,
         })
     }
 }

@@ -98,33 +98,14 @@ impl std::str::FromStr for SparkPairing {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, String> {
-        let (checkpoint, rest) = s.split_once('=').ok_or_else(|| {
-            format!("{s:?} is not <checkpoint dir>=<table path>[#<consumer id>] (no '=')")
-        })?;
-        let (table, consumer) = match rest.rsplit_once('#') {
-            Some((t, c)) => (t, Some(c)),
-            None => (rest, None),
-        };
-        let clean = |p: &str| p.trim().trim_matches('/').to_string();
-        let checkpoint = clean(checkpoint);
-        let table = clean(table);
-        if checkpoint.is_empty() {
-            return Err(format!("{s:?}: the checkpoint directory is empty"));
+        let arg = crate::pairing::parse(s, "consumer id")?;
+        if arg.extra.as_deref().is_some_and(|c| c.contains('/')) {
+            return Err(format!("{s:?}: a consumer id cannot contain '/'"));
         }
-        if table.is_empty() {
-            return Err(format!("{s:?}: the table path is empty"));
-        }
-        let consumer = match consumer.map(str::trim) {
-            Some("") => return Err(format!("{s:?}: the consumer id after '#' is empty")),
-            Some(c) if c.contains('/') => {
-                return Err(format!("{s:?}: a consumer id cannot contain '/'"))
-            }
-            other => other.map(str::to_string),
-        };
         Ok(SparkPairing {
-            checkpoint,
-            table,
-            consumer,
+            checkpoint: arg.checkpoint,
+            table: arg.table,
+            consumer: arg.extra,
         })
     }
 }
