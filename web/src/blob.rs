@@ -235,6 +235,17 @@ pub fn js_error(value: JsValue) -> io::Error {
     io::Error::other(describe_js(&value))
 }
 
+/// A Blob holding `text` with MIME type `mime`, and an object URL for it (the caller revokes
+/// it when done). Used for downloads and for the worker's bootstrap script.
+pub fn text_blob_url(text: &str, mime: &str) -> Result<String, String> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let bag = web_sys::BlobPropertyBag::new();
+    bag.set_type(mime);
+    let blob =
+        Blob::new_with_str_sequence_and_options(&parts, &bag).map_err(|e| describe_js(&e))?;
+    web_sys::Url::create_object_url_with_blob(&blob).map_err(|e| describe_js(&e))
+}
+
 /// A readable description of a thrown JS value.
 pub fn describe_js(value: &JsValue) -> String {
     if let Some(e) = value.dyn_ref::<js_sys::Error>() {

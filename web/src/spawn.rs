@@ -9,8 +9,7 @@
 //! from that: the worker's `fetch`, `importScripts` and wasm compilation are then bound by the
 //! same `connect-src 'self'` / `script-src 'self'` as the page.
 
-use wasm_bindgen::JsValue;
-use web_sys::{Blob, BlobPropertyBag, Url, Worker};
+use web_sys::{Url, Worker};
 
 use crate::blob::describe_js;
 
@@ -50,12 +49,7 @@ pub fn start_worker() -> Result<Worker, String> {
         .and_then(|d| d.base_uri().ok().flatten())
         .ok_or_else(|| "the page's address is unknown".to_string())?;
     let script = bootstrap_script(&base)?;
-    let parts = js_sys::Array::of1(&JsValue::from_str(&script));
-    let bag = BlobPropertyBag::new();
-    bag.set_type("text/javascript");
-    let blob =
-        Blob::new_with_str_sequence_and_options(&parts, &bag).map_err(|e| describe_js(&e))?;
-    let url = Url::create_object_url_with_blob(&blob).map_err(|e| describe_js(&e))?;
+    let url = crate::blob::text_blob_url(&script, "text/javascript")?;
     let worker = Worker::new(&url).map_err(|e| describe_js(&e));
     // The URL was resolved when the worker was constructed; it is not needed any more.
     let _ = Url::revoke_object_url(&url);

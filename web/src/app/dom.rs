@@ -6,8 +6,8 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
-    Blob, BlobPropertyBag, File, FileSystemDirectoryEntry, FileSystemEntry, FileSystemFileEntry,
-    HtmlAnchorElement, Url,
+    Blob, File, FileSystemDirectoryEntry, FileSystemEntry, FileSystemFileEntry, HtmlAnchorElement,
+    Url,
 };
 
 use crate::blob::describe_js;
@@ -24,12 +24,7 @@ fn document() -> Result<web_sys::Document, String> {
 
 /// Offers `text` as a download named `name` (a Blob URL: nothing leaves the browser).
 pub fn download(text: &str, name: &str, mime: &str) -> Result<(), String> {
-    let parts = Array::of1(&JsValue::from_str(text));
-    let bag = BlobPropertyBag::new();
-    bag.set_type(mime);
-    let blob =
-        Blob::new_with_str_sequence_and_options(&parts, &bag).map_err(|e| describe_js(&e))?;
-    let url = Url::create_object_url_with_blob(&blob).map_err(|e| describe_js(&e))?;
+    let url = crate::blob::text_blob_url(text, mime)?;
     let doc = document()?;
     let a: HtmlAnchorElement = doc
         .create_element("a")
