@@ -228,7 +228,7 @@ fn snapshot_meta_roles(
             );
         } else if name.starts_with("manifest-") && !name.starts_with("manifest-list-") {
             if let Ok(metas) = store.list(artifact, &join(manifest_dir, list)) {
-                if metas.iter().any(|m| m.file_name == name) {
+                if metas.iter().any(|m| m == name) {
                     roles.push(
                         match role {
                             ManifestListRole::Base => "manifest of the base list",
@@ -260,8 +260,8 @@ fn list_entries(
         return Vec::new();
     };
     let mut out = Vec::new();
-    for m in metas.iter() {
-        if let Ok(es) = store.manifest(artifact, &join(manifest_dir, &m.file_name)) {
+    for name in metas.iter() {
+        if let Ok(es) = store.manifest(artifact, &join(manifest_dir, name)) {
             out.extend(es.iter().cloned());
         }
     }

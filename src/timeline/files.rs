@@ -18,7 +18,7 @@ use crate::error::Error;
 use crate::paimon::avro::AvroSchemaCache;
 use crate::paimon::index_manifest::{read_index_manifest, IndexManifestEntry};
 use crate::paimon::manifest::{read_manifest, FileKind, ManifestEntry};
-use crate::paimon::manifest_list::{read_manifest_list, ManifestFileMeta};
+use crate::paimon::manifest_list::{read_manifest_names, ManifestNames};
 use crate::paimon::schema::ChangelogProducer;
 use crate::paimon::snapshot::{ManifestListRole, Snapshot};
 use crate::source::{Artifact, FileEntry, FileTime};
@@ -42,7 +42,7 @@ pub enum Unusable {
 #[derive(Debug, Default)]
 pub struct ManifestStore {
     cache: AvroSchemaCache,
-    lists: HashMap<String, Result<Rc<[ManifestFileMeta]>, Unusable>>,
+    lists: HashMap<String, Result<Rc<ManifestNames>, Unusable>>,
     manifests: HashMap<String, Result<Rc<[EntryRef]>, Unusable>>,
     index_manifests: HashMap<String, Result<Rc<[IndexManifestEntry]>, Unusable>>,
     /// Distinct manifest files decoded (lists, manifests, index manifests).
@@ -66,20 +66,16 @@ impl ManifestStore {
             .map_err(Unusable::Unreadable)
     }
 
-    /// The manifest list at `path` (an artifact path).
-    pub fn list(
-        &mut self,
-        artifact: &Artifact,
-        path: &str,
-    ) -> Result<Rc<[ManifestFileMeta]>, Unusable> {
+    /// The names of the manifests in the manifest list at `path` (an artifact path).
+    pub fn list(&mut self, artifact: &Artifact, path: &str) -> Result<Rc<ManifestNames>, Unusable> {
         if let Some(r) = self.lists.get(path) {
             self.hits += 1;
             return r.clone();
         }
         let r = Self::read(artifact, path).and_then(|bytes| {
             self.decoded += 1;
-            read_manifest_list(&bytes, &mut self.cache, artifact.limits())
-                .map(Rc::from)
+            read_manifest_names(&bytes, &mut self.cache, artifact.limits())
+                .map(Rc::new)
                 .map_err(|e| Unusable::Unreadable(e.in_file(path)))
         });
         self.lists.insert(path.to_string(), r.clone());
@@ -638,13 +634,13 @@ pub fn resolve_root(
             let Ok(metas) = store.list(artifact, &join(&manifest_dir, list)) else {
                 continue;
             };
-            for m in metas.iter() {
-                if referenced_manifests.contains(&m.file_name) {
+            for name in metas.iter() {
+                if referenced_manifests.contains(name) {
                     continue; // a base list repeats published manifests
                 }
-                if let Ok(es) = store.manifest(artifact, &join(&manifest_dir, &m.file_name)) {
+                if let Ok(es) = store.manifest(artifact, &join(&manifest_dir, name)) {
                     entries.extend(es.iter().cloned());
-                    manifests.push(format!("manifest/{}", m.file_name));
+                    manifests.push(format!("manifest/{name}"));
                 }
             }
         }
@@ -769,8 +765,8 @@ fn resolve_list(
     };
     let mut entries = Vec::new();
     let mut path = String::with_capacity(manifest_dir.len() + 64);
-    for m in metas.iter() {
-        if !collect && walked.contains(m.file_name.as_str()) {
+    for name in metas.iter() {
+        if !collect && walked.contains(name) {
             store.hits += 1; // answered without decoding again, as the store would
             continue;
         }
@@ -779,11 +775,11 @@ fn resolve_list(
             path.push_str(manifest_dir);
             path.push('/');
         }
-        path.push_str(&m.file_name);
+        path.push_str(name);
         match store.manifest(artifact, &path) {
             Ok(es) => {
-                if !walked.contains(m.file_name.as_str()) {
-                    referenced_meta.insert(m.file_name.clone());
+                if !walked.contains(name) {
+                    referenced_meta.insert(name.to_string());
                     for e in es.iter() {
                         if referenced.insert(e.file.file_name.clone()) {
                             for extra in &e.file.extra_files {
@@ -791,18 +787,18 @@ fn resolve_list(
                             }
                         }
                     }
-                    walked.insert(m.file_name.clone());
+                    walked.insert(name.to_string());
                 }
                 if collect {
                     entries.extend(es.iter().cloned());
                 }
             }
             Err(why) => {
-                referenced_meta.insert(m.file_name.clone());
+                referenced_meta.insert(name.to_string());
                 dangling.push(Dangling {
                     holder: holder.clone(),
                     kind: "manifest",
-                    file: format!("manifest/{}", m.file_name),
+                    file: format!("manifest/{name}"),
                     why,
                 });
             }
