@@ -13,7 +13,9 @@
 //              without starting the worker and without rendering. Falls back to the page's own
 //              measure "prv:analysis", then to input -> verdict on the page's clock ("wall");
 //   startupMs  file chosen -> the worker's "ready": creating the worker, fetching, compiling and
-//              instantiating its wasm (the fixed cost of every analysis);
+//              instantiating its wasm (the fixed cost of every analysis); for a page that starts
+//              its worker when it loads (data-worker on <html>), page load -> ready, and the
+//              harness waits for data-worker=warm (the warm-up, warmMs) before choosing the file;
 //   ownMs      the page's own measure prv:analysis (file chosen -> verdict on screen);
 //   wallMs     input -> verdict on screen, on the harness's clock;
 //   worker     the worker's Blob reads (count, bytes, ms) and wasm memory size, from the
@@ -142,8 +144,11 @@ async function runOnce(zip) {
         super(...args);
         const seen = new Set();
         this.addEventListener('message', (e) => {
+          // replies are JSON strings, except the report: an object {type: "done", json}
           const head = typeof e.data === 'string' ? e.data.slice(0, 64) : '';
-          const kind = (/"type"\s*:\s*"(\w+)"/.exec(head) || [])[1] || 'other';
+          const kind = typeof e.data === 'object' && e.data !== null && typeof e.data.type === 'string'
+            ? e.data.type
+            : (/"type"\s*:\s*"(\w+)"/.exec(head) || [])[1] || 'other';
           if (kind === 'progress' || !seen.has(kind)) performance.mark(`prv-bench:worker:${kind}`);
           seen.add(kind);
         });
@@ -159,8 +164,28 @@ async function runOnce(zip) {
     await page.goto(base);
     const input = page.locator('input[type=file][data-testid=artifact-input]');
     await input.waitFor({ state: 'attached', timeout: 60_000 });
-    // let the worker start (the page may show the input before its worker is ready)
-    await page.waitForTimeout(300);
+    // The page starts its worker when it loads and warms it on its bundled example
+    // (data-worker on <html>: starting, warming, warm); wait for that, as a user takes a moment
+    // to pick a file. A page without it (older builds) gets 300 ms for its worker to start.
+    const warmState = await page
+      .waitForFunction(() => ['warm', 'failed'].includes(document.documentElement.dataset.worker), null, {
+        timeout: 30_000,
+        polling: 50,
+      })
+      .then(() => page.evaluate(() => document.documentElement.dataset.worker))
+      .catch(() => null);
+    // then a moment more (PRV_BENCH_PICK_MS, default 1000 ms): a user needs longer than that to
+    // pick a file, and V8 finishes compiling the functions the warm-up made hot meanwhile
+    await page.waitForTimeout(warmState ? Number(process.env.PRV_BENCH_PICK_MS ?? 1000) : 300);
+    const preMarks = await page.evaluate(() =>
+      performance.getEntriesByType('mark').map((m) => ({ name: m.name, startTime: m.startTime })),
+    );
+    const preMark = (name) => preMarks.find((m) => m.name === name)?.startTime;
+    // page load -> the worker started in advance is ready; ready -> warmed
+    const preReadyMs = warmState ? preMark('prv-bench:worker:ready') ?? null : null;
+    const warmMs = warmState && preReadyMs !== null && preMark('prv-bench:worker:warmed') !== undefined
+      ? preMark('prv-bench:worker:warmed') - preReadyMs
+      : null;
     const pid = browserPid(dir);
     const baselineKiB = pid ? rendererPeakKiB(pid, 'VmRSS') : 0;
     // the renderer's RSS every 50 ms, to tell the analysis's peak (up to the worker's "done")
@@ -220,9 +245,10 @@ async function runOnce(zip) {
     const doneEpoch = done !== undefined ? origin + done : Infinity;
     const analysisPeakKiB = Math.max(0, ...rss.filter(([t]) => t <= doneEpoch).map(([, k]) => k));
     // input -> the worker says it is ready: starting the worker (fetching, compiling and
-    // instantiating its wasm), not part of the analysis time
+    // instantiating its wasm), not part of the analysis time; with a worker started in advance,
+    // page load -> ready (before the file was chosen)
     const ready = first('prv-bench:worker:ready');
-    const startupMs = ready !== undefined ? ready - t0 : null;
+    const startupMs = ready !== undefined ? ready - t0 : preReadyMs;
     // the worker's phases: its request -> opening the file (prvBlobStats().openedAt); the
     // analysis, up to its last progress message (the end of the checks); then rendering the
     // report (JSON and Markdown), posting it and the page receiving it ("done")
@@ -244,6 +270,8 @@ async function runOnce(zip) {
       workerMs,
       wallMs: t1 - t0,
       startupMs,
+      startedInAdvance: warmState !== null,
+      warmMs,
       worker,
       measures,
       marks,
@@ -274,7 +302,7 @@ try {
       hadMeasure ||= s.source !== 'wall';
       const w = s.worker;
       const phases = w
-        ? `; worker start ${s.startupMs?.toFixed(0)} ms, analysis ${w.coreMs?.toFixed(0)} ms of which ${w.reads} Blob reads ${w.readMs.toFixed(0)} ms (${(w.readBytes / 2 ** 20).toFixed(1)} MiB), report out ${w.replyMs?.toFixed(0)} ms, wasm memory ${(w.wasmMemoryBytes / 2 ** 20).toFixed(0)} MiB`
+        ? `; worker start ${s.startupMs?.toFixed(0)} ms${s.startedInAdvance ? ` (at page load; warm-up ${s.warmMs?.toFixed(0)} ms)` : ''}, analysis ${w.coreMs?.toFixed(0)} ms of which ${w.reads} Blob reads ${w.readMs.toFixed(0)} ms (${(w.readBytes / 2 ** 20).toFixed(1)} MiB), report out ${w.replyMs?.toFixed(0)} ms, wasm memory ${(w.wasmMemoryBytes / 2 ** 20).toFixed(0)} MiB`
         : '';
       process.stderr.write(`  page ${basename(zip)} run ${r + 1}: ${s.ms.toFixed(0)} ms (${s.source}), renderer peak ${(s.rendererPeakBytes / 2 ** 20).toFixed(0)} MiB (${(s.rendererBaselineBytes / 2 ** 20).toFixed(0)} MiB before the file, ${(s.analysisPeakBytes / 2 ** 20).toFixed(0)} MiB until the worker is done), ${s.verdict}${phases}\n`);
     }

@@ -59,7 +59,7 @@ test('analyses a warehouse zip chosen with the file input', async ({ page, conte
     await expect(timeline.locator(`[data-snapshot-id="${id}"]`)).toHaveCount(1);
   }
 
-  // The worker was loaded on demand from the site itself, and its requests are seen here.
+  // The worker was loaded from the site itself, and its requests are seen here.
   const paths = requests.map(({ url }) => new URL(url).pathname);
   expect(paths).toContain(`${basePath}prv-worker.js`);
   expect(paths.some((p) => p.endsWith('/prv-worker_bg.wasm'))).toBe(true);
@@ -67,6 +67,41 @@ test('analyses a warehouse zip chosen with the file input', async ({ page, conte
   expect(paths.some((p) => p.endsWith('.zip'))).toBe(false);
   expectOnlyOwnStaticFiles(requests, baseURL);
   expect(errors).toEqual([]);
+});
+
+test('the page starts its worker when it loads, warms it, and the first analysis runs in it', async ({ page, context, baseURL }) => {
+  const { requests, errors } = watch(page, context);
+  const workers = [];
+  page.on('worker', (w) => workers.push(w));
+  await page.goto('./');
+  // data-worker on <html>: starting -> warming -> warm, before any file is chosen.
+  await expect(page.locator('html')).toHaveAttribute('data-worker', 'warm', { timeout: 30_000 });
+  expect(workers.length).toBe(1);
+  // The warm-up used the example bundled in the worker: nothing but the page's own static files
+  // was fetched, and no zip.
+  expect(requests.map(({ url }) => new URL(url).pathname).some((p) => p.endsWith('.zip'))).toBe(false);
+  // The first analysis goes to that worker: no second worker, and its report is the CLI's.
+  await page.getByTestId('artifact-input').setInputFiles(fixture('java09_b2_stale_consumer.zip'));
+  const verdict = page.locator('[data-testid=verdict][data-verdict]');
+  await expect(verdict).toBeVisible({ timeout: 60_000 });
+  expect(workers.length).toBe(1);
+  const cliReport = JSON.parse(runCli(fixture('java09_b2_stale_consumer.zip'), 'json'));
+  await expect(verdict).toHaveAttribute('data-verdict', cliReport.verdict);
+  expect(await pageCodes(page)).toEqual(reportCodes(cliReport));
+  // A second file gets a worker of its own (the first is terminated with its analysis).
+  await page.getByTestId('artifact-input').setInputFiles(fixture('java09_d_crash_between_append_and_compact.zip'));
+  await expect(page.locator('[data-testid=verdict][data-verdict=fail]')).toBeVisible({ timeout: 60_000 });
+  expect(workers.length).toBe(2);
+  expectOnlyOwnStaticFiles(requests, baseURL);
+  expect(errors).toEqual([]);
+});
+
+test('a file chosen before the warm-up is over is analysed all the same', async ({ page }) => {
+  await page.goto('./');
+  // No wait for data-worker=warm: the request waits for the worker's warm-up (or its start).
+  await page.getByTestId('artifact-input').setInputFiles(fixture('java09_d_crash_between_append_and_compact.zip'));
+  await expect(page.locator('[data-testid=verdict][data-verdict=fail]')).toBeVisible({ timeout: 60_000 });
+  await expect(page.locator('li.finding[data-finding-code=lost-changelog]').first()).toBeVisible();
 });
 
 test('the page states its privacy and its CSP allows only its own origin', async ({ page }) => {

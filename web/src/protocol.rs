@@ -3,12 +3,16 @@
 //! Page → worker: a [`Command`] as a plain JS object: `analyse` (a [`Request`] holding the user's
 //! `File`s; Blobs pass by structured clone, the page never reads them) or `detail` (one
 //! snapshot's detail, asked after the analysis; the worker keeps the analysis until it is
-//! terminated). Worker → page: a [`Reply`] as a JSON string (`Ready` once the worker's wasm is
-//! running, then `Progress`… and one `Done` or `Failed`, then one `Detail` per `detail`).
+//! terminated) or `warm` (analyse the bundled example a few times, so that V8 optimizes the
+//! core's hot code before the user's file arrives). Worker → page: a [`Reply`] as a JSON string
+//! (`Ready` once the worker's wasm is running, `Warmed` after `warm`, then `Progress`… and one
+//! `Done` or `Failed`, then one `Detail` per `detail`).
 //!
 //! `Done` carries the report as the CLI writes it with `--format json` (the same function,
-//! [`prv::report::json::render`]) and `--format markdown`, so the page's exports are the CLI's
-//! bytes.
+//! [`prv::report::json::render`]), posted as a JS object holding that string rather than nested
+//! in a JSON message (escaping and parsing a multi-megabyte report twice cost ~10% of the
+//! page's analysis). The page renders the Markdown from it with the CLI's function when the user
+//! exports it, so the page's exports are the CLI's bytes.
 
 use js_sys::{Array, Object, Reflect};
 use serde::{Deserialize, Serialize};
@@ -110,6 +114,13 @@ impl Request {
 pub enum Command {
     /// Analyse these files (replacing nothing: each analysis has its own worker).
     Analyse(Request),
+    /// Run the core on the example bundled in the worker until about `millis` have passed, so
+    /// that V8 compiles its hot functions to optimized code (it starts every module in baseline
+    /// code and optimizes per instance; BENCHMARKS.md). Sent to a worker started in advance.
+    Warm {
+        /// How long to keep warming, in ms (at least one run).
+        millis: f64,
+    },
     /// The detail of snapshot `id` of the table at `path`, branch `branch`, of the analysis done.
     Detail {
         /// Table path as in the report.
@@ -126,6 +137,12 @@ impl Command {
     pub fn to_js(&self) -> Result<JsValue, String> {
         match self {
             Command::Analyse(request) => request.to_js(),
+            Command::Warm { millis } => {
+                let obj = Object::new();
+                set(&obj, "kind", &JsValue::from_str("warm"))?;
+                set(&obj, "millis", &JsValue::from_f64(*millis))?;
+                Ok(obj.into())
+            }
             Command::Detail { path, branch, id } => {
                 let obj = Object::new();
                 set(&obj, "kind", &JsValue::from_str("detail"))?;
@@ -143,6 +160,9 @@ impl Command {
             return Err("the worker was sent something that is not a request".into());
         }
         match get(value, "kind")?.as_string().as_deref() {
+            Some("warm") => Ok(Command::Warm {
+                millis: get(value, "millis")?.as_f64().unwrap_or(0.0),
+            }),
             Some("detail") => {
                 let text = |key: &str| -> Result<String, String> {
                     get(value, key)?
@@ -268,14 +288,19 @@ impl ProgressUpdate {
 pub enum Reply {
     /// The worker's wasm is running; it can take a request.
     Ready,
+    /// The answer to [`Command::Warm`]: how many analyses of the example ran, in how long.
+    Warmed {
+        /// Analyses run.
+        runs: u32,
+        /// Time spent, in ms.
+        millis: f64,
+    },
     /// How far the analysis is.
     Progress(ProgressUpdate),
     /// The analysis finished.
     Done {
         /// The report, exactly as the CLI writes it with `--format json`.
         json: String,
-        /// The report as the CLI writes it with `--format markdown`.
-        markdown: String,
     },
     /// The answer to [`Command::Detail`].
     Detail {
@@ -306,6 +331,36 @@ impl Reply {
     /// From the JSON string the worker posted.
     pub fn from_json(text: &str) -> Result<Reply, String> {
         serde_json::from_str(text).map_err(|e| format!("unreadable message from the worker: {e}"))
+    }
+
+    /// As posted to the page: `Done` as an object `{type: "done", json}` (the report's JSON is
+    /// not escaped into another JSON string), every other reply as its JSON string.
+    pub fn to_js(&self) -> JsValue {
+        match self {
+            Reply::Done { json } => {
+                let obj = Object::new();
+                let made = set(&obj, "type", &JsValue::from_str("done"))
+                    .and_then(|()| set(&obj, "json", &JsValue::from_str(json)));
+                match made {
+                    Ok(()) => obj.into(),
+                    Err(message) => JsValue::from_str(&Reply::Failed { message }.to_json()),
+                }
+            }
+            other => JsValue::from_str(&other.to_json()),
+        }
+    }
+
+    /// Reads what [`Reply::to_js`] posted.
+    pub fn from_js(value: &JsValue) -> Result<Reply, String> {
+        if let Some(text) = value.as_string() {
+            return Reply::from_json(&text);
+        }
+        if value.is_object() && get(value, "type")?.as_string().as_deref() == Some("done") {
+            if let Some(json) = get(value, "json")?.as_string() {
+                return Ok(Reply::Done { json });
+            }
+        }
+        Err("unreadable message from the worker: neither a JSON reply nor a report".into())
     }
 }
 
@@ -366,7 +421,10 @@ mod tests {
             },
             Reply::Done {
                 json: "{\n  \"schema\": \"x\"\n}\n".into(),
-                markdown: "## ✅ **PASS**\n".into(),
+            },
+            Reply::Warmed {
+                runs: 4,
+                millis: 312.5,
             },
             Reply::Detail {
                 path: "wh/db.db/t".into(),
@@ -427,11 +485,7 @@ mod tests {
 
     #[test]
     fn done_starts_with_its_type() {
-        let json = Reply::Done {
-            json: "{}".into(),
-            markdown: String::new(),
-        }
-        .to_json();
+        let json = Reply::Done { json: "{}".into() }.to_json();
         assert!(json.starts_with(r#"{"type":"done""#), "{json}");
     }
 

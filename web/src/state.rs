@@ -1,5 +1,6 @@
 //! The page's state and how messages change it (plain logic, unit-tested natively).
 
+use std::cell::OnceCell;
 use std::rc::Rc;
 
 use prv::detail::SnapshotDetail;
@@ -17,31 +18,33 @@ pub struct Loaded {
     pub report: Rc<prv::Report>,
     /// The report as the CLI writes it with `--format json` (the download's bytes).
     pub json: Rc<str>,
-    /// The report as the CLI writes it with `--format markdown`.
-    pub markdown: Rc<str>,
+    /// The report as the CLI writes it with `--format markdown`, rendered on first use.
+    markdown: OnceCell<Rc<str>>,
     /// Whether it came from a permalink (no artifact: no snapshot details).
     pub from_link: bool,
 }
 
 impl Loaded {
-    /// Parses the JSON the worker (or a permalink) gave; `markdown` is rendered from it when
-    /// `None`.
-    pub fn parse(
-        input: String,
-        json: String,
-        markdown: Option<String>,
-        from_link: bool,
-    ) -> Result<Loaded, String> {
+    /// Parses the JSON the worker (or a permalink) gave.
+    pub fn parse(input: String, json: String, from_link: bool) -> Result<Loaded, String> {
         let report = prv::report::json::parse(&json)
             .map_err(|e| format!("The report could not be read back: {e}"))?;
-        let markdown = markdown.unwrap_or_else(|| prv::report::markdown::render(&report));
         Ok(Loaded {
             input,
             report: Rc::new(report),
             json: json.into(),
-            markdown: markdown.into(),
+            markdown: OnceCell::new(),
             from_link,
         })
+    }
+
+    /// The report as the CLI writes it with `--format markdown` (the CLI's function, on the
+    /// report read back from its JSON), rendered when first asked for: most analyses are
+    /// never exported.
+    pub fn markdown(&self) -> Rc<str> {
+        self.markdown
+            .get_or_init(|| prv::report::markdown::render(&self.report).into())
+            .clone()
     }
 }
 
@@ -243,9 +246,9 @@ impl PageState {
                 }
             }
             Action::OpenLink { run, json } => {
-                let status = match json.and_then(|json| {
-                    Loaded::parse("the report in this link".into(), json, None, true)
-                }) {
+                let status = match json
+                    .and_then(|json| Loaded::parse("the report in this link".into(), json, true))
+                {
                     Ok(loaded) => Status::Done(Rc::new(loaded)),
                     Err(message) => Status::Failed {
                         input: "the report in this link".into(),
@@ -323,7 +326,9 @@ impl PageState {
                     return self.clone();
                 };
                 match reply {
-                    Reply::Ready | Reply::Detail { .. } => return self.clone(),
+                    Reply::Ready | Reply::Warmed { .. } | Reply::Detail { .. } => {
+                        return self.clone()
+                    }
                     Reply::Progress(progress) => {
                         let mut phases = match &self.status {
                             Status::Running { phases, .. } => phases.clone(),
@@ -334,12 +339,10 @@ impl PageState {
                         phases.push(progress);
                         Status::Running { input, phases }
                     }
-                    Reply::Done { json, markdown } => {
-                        match Loaded::parse(input.clone(), json, Some(markdown), false) {
-                            Ok(loaded) => Status::Done(Rc::new(loaded)),
-                            Err(message) => Status::Failed { input, message },
-                        }
-                    }
+                    Reply::Done { json } => match Loaded::parse(input.clone(), json, false) {
+                        Ok(loaded) => Status::Done(Rc::new(loaded)),
+                        Err(message) => Status::Failed { input, message },
+                    },
                     Reply::Failed { message } => Status::Failed { input, message },
                 }
             }
@@ -536,26 +539,23 @@ mod tests {
         let json = report_json();
         let s = running(1).apply(Action::Reply {
             run: 1,
-            reply: Reply::Done {
-                json: json.clone(),
-                markdown: "md".into(),
-            },
+            reply: Reply::Done { json: json.clone() },
         });
         let Status::Done(loaded) = &s.status else {
             panic!("not done: {:?}", s.status);
         };
         assert_eq!(&*loaded.json, json.as_str());
-        assert_eq!(&*loaded.markdown, "md");
+        // The Markdown is the CLI's rendering of the same report, made once.
+        let markdown = loaded.markdown();
+        assert_eq!(&*markdown, prv::report::markdown::render(&loaded.report));
+        assert!(Rc::ptr_eq(&markdown, &loaded.markdown()));
         assert_eq!(loaded.input, "a.zip");
         assert!(!loaded.from_link);
         assert!(!loaded.report.tables.is_empty());
         // Garbage is a failure with a message, not a panic.
         let s = running(2).apply(Action::Reply {
             run: 2,
-            reply: Reply::Done {
-                json: "{".into(),
-                markdown: String::new(),
-            },
+            reply: Reply::Done { json: "{".into() },
         });
         assert!(matches!(s.status, Status::Failed { .. }));
     }
@@ -570,7 +570,7 @@ mod tests {
             panic!("not done: {:?}", s.status);
         };
         assert!(loaded.from_link);
-        assert!(loaded.markdown.contains("Paimon recovery check"));
+        assert!(loaded.markdown().contains("Paimon recovery check"));
         let s = PageState::default().apply(Action::OpenLink {
             run: 1,
             json: Err("cut short".into()),

@@ -104,13 +104,18 @@ fn analyses_a_real_warehouse_zip() {
         }
     });
     assert_eq!(phases, ["listing", "snapshots", "manifests", "checks"]);
-    let Reply::Done { json, markdown } = &reply else {
+    let Reply::Done { json } = &reply else {
         panic!("expected a report, got {reply:?}");
     };
     let report = prv::report::json::parse(json).unwrap();
-    // The same bytes as the CLI's renderers give for this report.
-    assert_eq!(*json, prv::report::json::render(&report));
-    assert_eq!(*markdown, prv::report::markdown::render(&report));
+    // The same bytes as the CLI's renderers give for this report; the Markdown the page renders
+    // from the JSON read back is the Markdown of the analysis itself.
+    let analysed = &finished.as_ref().unwrap().analysis.report;
+    assert_eq!(*json, prv::report::json::render(analysed));
+    assert_eq!(
+        prv::report::markdown::render(&report),
+        prv::report::markdown::render(analysed)
+    );
     assert_eq!(
         report.input.name,
         "java09_d_crash_between_append_and_compact.zip"
@@ -122,8 +127,22 @@ fn analyses_a_real_warehouse_zip() {
         .unwrap_or_else(|| panic!("no lk_crash table in {:?}", report.tables));
     let ids: Vec<i64> = table.snapshots.iter().map(|s| s.id).collect();
     assert_eq!(ids, (1..=11).collect::<Vec<_>>());
-    // What the page receives is what the worker sent.
-    assert_eq!(Reply::from_json(&reply.to_json()).unwrap(), reply);
+    // What the page receives is what the worker sent: the report as a JS string in an object,
+    // not escaped into a JSON message.
+    let posted = reply.to_js();
+    assert!(posted.is_object());
+    assert_eq!(Reply::from_js(&posted).unwrap(), reply);
+    for other in [
+        Reply::Ready,
+        Reply::Warmed {
+            runs: 3,
+            millis: 10.5,
+        },
+    ] {
+        assert!(other.to_js().is_string());
+        assert_eq!(Reply::from_js(&other.to_js()).unwrap(), other);
+    }
+    assert!(Reply::from_js(&wasm_bindgen::JsValue::from_f64(1.0)).is_err());
     // The worker keeps the analysis: a snapshot's detail, on demand.
     let finished = finished.unwrap();
     let detail = finished
@@ -199,4 +218,19 @@ fn a_file_that_is_not_a_zip_fails_with_a_message() {
         }
         other => panic!("unexpected {other:?}"),
     }
+}
+
+#[wasm_bindgen_test]
+fn warming_analyses_the_bundled_example_within_its_bounds() {
+    // A zero budget still runs once; the command crosses to the worker as a JS object.
+    let (runs, millis) = prv_web::worker::warm(0.0);
+    assert_eq!(runs, 1);
+    assert!(millis >= 0.0);
+    let (runs, _) = prv_web::worker::warm(150.0);
+    assert!((1..=50).contains(&runs), "{runs}");
+    let command = Command::Warm { millis: 400.0 }.to_js().unwrap();
+    assert!(matches!(
+        Command::from_js(&command),
+        Ok(Command::Warm { millis }) if millis == 400.0
+    ));
 }

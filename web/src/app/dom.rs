@@ -103,6 +103,19 @@ pub fn measure(name: &str, start: &str) {
     }
 }
 
+/// Says on the document element (`data-worker`) how far the worker started in advance is:
+/// `starting`, `warming`, `warm` or `failed` (for the benchmark, which waits for `warm` the way a
+/// user takes a moment to pick a file).
+pub fn set_worker_state(state: &str) {
+    if let Some(root) = window()
+        .ok()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = root.set_attribute("data-worker", state);
+    }
+}
+
 const THEME_KEY: &str = "prv-theme";
 
 /// The theme the user chose on this page before (`light` or `dark`), if any.

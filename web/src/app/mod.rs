@@ -1,18 +1,21 @@
 //! The page: a drop zone, then progress, then the report (or what went wrong).
 //!
-//! Each analysis runs in a fresh worker ([`Job`]), started on demand from the page's own origin.
-//! The worker stays alive after its report, to answer snapshot-detail requests from the
-//! timeline, and is terminated when the analysis is cancelled or replaced. Replies are applied
-//! to [`PageState`]. A permalink (`#report=…`) shows its report with no worker at all.
+//! Each analysis runs in its own worker ([`Job`]), started from the page's own origin. The page
+//! starts one when it loads and warms it on the bundled example, so that the first analysis
+//! runs in optimized code; later analyses start a fresh worker. The worker stays alive after its
+//! report, to answer snapshot-detail requests from the timeline, and is terminated when the
+//! analysis is cancelled or replaced. Replies are applied to [`PageState`]. A permalink
+//! (`#report=…`) shows its report with no worker at all.
 
 mod dom;
 mod drop_zone;
 mod report;
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use wasm_bindgen::closure::Closure;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
 use yew::prelude::*;
 
@@ -55,9 +58,27 @@ impl Reducible for PageState {
 /// it to the verdict on screen.
 const START_MARK: &str = "prv:analysis-start";
 
-/// One analysis in its own worker. Dropping it stops the worker.
+/// How long a worker started in advance analyses the bundled example before the user's file
+/// comes, in ms: long enough for V8 to optimize the hot functions of the core (about five
+/// analyses of the example), short enough to be over before a user has picked a file.
+const WARM_MS: f64 = 400.0;
+
+/// What a worker's message handler knows: whether the worker is ready, which run it serves (none
+/// yet for a worker started in advance), and the request to post once it is ready.
+#[derive(Default)]
+struct Link {
+    ready: bool,
+    failed: bool,
+    run: Option<u64>,
+    pending: Option<JsValue>,
+}
+
+/// A worker: started in advance (warming, no run yet) or running one analysis. The worker stays
+/// alive after its report, to answer snapshot-detail requests from the timeline. Dropping it
+/// stops the worker.
 struct Job {
     worker: Worker,
+    link: Rc<RefCell<Link>>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(Event)>,
 }
@@ -71,50 +92,121 @@ impl Drop for Job {
 }
 
 impl Job {
+    /// Starts a worker with no run yet: once ready, it warms up (analyses the bundled example
+    /// for [`WARM_MS`]) unless a request came first, and sets `data-worker` on the document
+    /// element (`starting`, `warming`, `warm`), which the benchmark waits for.
+    fn spare(dispatcher: UseReducerDispatcher<PageState>) -> Result<Job, String> {
+        dom::set_worker_state("starting");
+        Job::spawn(dispatcher, Link::default())
+    }
+
     /// Starts a worker for run `run`; it is sent `request` once it says it is ready.
     fn start(
         request: &Request,
         run: u64,
         dispatcher: UseReducerDispatcher<PageState>,
     ) -> Result<Job, String> {
+        let link = Link {
+            run: Some(run),
+            pending: Some(Command::Analyse(request.clone()).to_js()?),
+            ..Link::default()
+        };
+        Job::spawn(dispatcher, link)
+    }
+
+    /// Gives this worker (started with [`Job::spare`]) run `run`: `request` is posted now if the
+    /// worker is ready (it answers after its warm-up, if one is under way), else when it is.
+    fn assign(self, request: &Request, run: u64) -> Result<Job, String> {
         let message = Command::Analyse(request.clone()).to_js()?;
+        let ready = {
+            let mut link = self.link.borrow_mut();
+            link.run = Some(run);
+            if !link.ready {
+                link.pending = Some(message.clone());
+            }
+            link.ready
+        };
+        if ready {
+            self.worker
+                .post_message(&message)
+                .map_err(|e| describe_js(&e))?;
+        }
+        Ok(self)
+    }
+
+    fn spawn(dispatcher: UseReducerDispatcher<PageState>, link: Link) -> Result<Job, String> {
         let worker = crate::spawn::start_worker()?;
+        let link = Rc::new(RefCell::new(link));
         let on_message = {
             let worker = worker.clone();
             let dispatcher = dispatcher.clone();
+            let link = link.clone();
             Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-                let text = event.data().as_string().unwrap_or_default();
-                match Reply::from_json(&text) {
+                let reply = Reply::from_js(&event.data());
+                let run = link.borrow().run;
+                match reply {
                     Ok(Reply::Ready) => {
-                        if let Err(e) = worker.post_message(&message) {
-                            dispatcher.dispatch(Action::WorkerError {
-                                run,
-                                message: describe_js(&e),
-                            });
+                        let pending = {
+                            let mut link = link.borrow_mut();
+                            link.ready = true;
+                            link.pending.take()
+                        };
+                        let (message, warming) = match pending {
+                            Some(message) => (Ok(message), false),
+                            None => (Command::Warm { millis: WARM_MS }.to_js(), true),
+                        };
+                        let posted = message
+                            .and_then(|m| worker.post_message(&m).map_err(|e| describe_js(&e)));
+                        if warming && posted.is_ok() {
+                            dom::set_worker_state("warming");
+                        }
+                        if let (Err(message), Some(run)) = (posted, run) {
+                            dispatcher.dispatch(Action::WorkerError { run, message });
                         }
                     }
+                    Ok(Reply::Warmed { .. }) => dom::set_worker_state("warm"),
                     Ok(reply) => {
-                        // The worker stays: it answers snapshot-detail requests until replaced.
-                        dispatcher.dispatch(Action::Reply { run, reply });
+                        if let Some(run) = run {
+                            dispatcher.dispatch(Action::Reply { run, reply });
+                        }
                     }
-                    Err(message) => dispatcher.dispatch(Action::WorkerError { run, message }),
+                    Err(message) => {
+                        if let Some(run) = run {
+                            dispatcher.dispatch(Action::WorkerError { run, message });
+                        }
+                    }
                 }
             })
         };
-        let on_error = Closure::<dyn FnMut(Event)>::new(move |event: Event| {
-            let message = match event.dyn_ref::<ErrorEvent>() {
-                Some(e) if !e.message().is_empty() => e.message(),
-                _ => "the analysis worker could not be started".to_string(),
-            };
-            dispatcher.dispatch(Action::WorkerError { run, message });
-        });
+        let on_error = {
+            let link = link.clone();
+            Closure::<dyn FnMut(Event)>::new(move |event: Event| {
+                let message = match event.dyn_ref::<ErrorEvent>() {
+                    Some(e) if !e.message().is_empty() => e.message(),
+                    _ => "the analysis worker could not be started".to_string(),
+                };
+                // A worker started in advance that failed is replaced when a run comes.
+                let run = link.borrow().run;
+                link.borrow_mut().failed = true;
+                match run {
+                    Some(run) => dispatcher.dispatch(Action::WorkerError { run, message }),
+                    None => dom::set_worker_state("failed"),
+                }
+            })
+        };
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
         Ok(Job {
             worker,
+            link,
             _on_message: on_message,
             _on_error: on_error,
         })
+    }
+
+    /// Whether the worker has not failed (a worker started in advance may have, unseen).
+    fn usable(&self) -> bool {
+        !self.link.borrow().failed
     }
 
     /// Asks the worker for a snapshot's detail.
@@ -131,6 +223,7 @@ impl Job {
 pub fn app() -> Html {
     let state = use_reducer(PageState::default);
     let job = use_mut_ref(|| None::<Job>);
+    let spare = use_mut_ref(|| None::<Job>);
     let runs = use_mut_ref(|| 0u64);
     let dark = use_state(|| dom::stored_theme().map_or_else(dom::system_dark, |t| t == "dark"));
 
@@ -167,9 +260,22 @@ pub fn app() -> Html {
         });
     }
 
+    // A worker started in advance and warmed while the user picks a file (not for a permalink,
+    // which needs none).
+    {
+        let dispatcher = state.dispatcher();
+        let spare = spare.clone();
+        use_effect_with((), move |_| {
+            if !permalink::is_permalink(&dom::location_hash()) {
+                *spare.borrow_mut() = Job::spare(dispatcher).ok();
+            }
+        });
+    }
+
     let on_request = {
         let dispatcher = state.dispatcher();
         let job = job.clone();
+        let spare = spare.clone();
         let next_run = next_run.clone();
         Callback::from(move |request: Request| {
             // Stop the previous analysis, if any, and drop a permalink's hash: the URL no longer
@@ -190,7 +296,13 @@ pub fn app() -> Html {
                 run,
                 input: request.display_name(),
             });
-            match Job::start(&request, run, dispatcher.clone()) {
+            // The worker started in advance, unless it failed (then a fresh one says why).
+            let warm = spare.borrow_mut().take().filter(Job::usable);
+            let started = match warm {
+                Some(warm) => warm.assign(&request, run),
+                None => Job::start(&request, run, dispatcher.clone()),
+            };
+            match started {
                 Ok(started) => *job.borrow_mut() = Some(started),
                 Err(message) => dispatcher.dispatch(Action::WorkerError { run, message }),
             }

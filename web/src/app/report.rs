@@ -889,10 +889,10 @@ fn export_bar(props: &ExportProps) -> Html {
         loaded.report.input.name.clone()
     };
     let on_copy = {
-        let markdown = loaded.markdown.clone();
+        let loaded = loaded.clone();
         let notice = props.notice.clone();
         Callback::from(move |_: MouseEvent| {
-            let markdown = markdown.clone();
+            let markdown = loaded.markdown();
             let notice = notice.clone();
             wasm_bindgen_futures::spawn_local(async move {
                 notice.set(match dom::copy_text(&markdown).await {
@@ -908,10 +908,11 @@ fn export_bar(props: &ExportProps) -> Html {
         })
     };
     let on_md = {
-        let markdown = loaded.markdown.clone();
+        let loaded = loaded.clone();
         let notice = props.notice.clone();
         let name = filters::export_name(&input, "md");
         Callback::from(move |_: MouseEvent| {
+            let markdown = loaded.markdown();
             notice.set(
                 match dom::download(&markdown, &name, "text/markdown;charset=utf-8") {
                     Ok(()) => format!("Markdown saved as {name}."),
