@@ -191,8 +191,16 @@ async function runOnce(zip) {
     // the renderer's RSS every 50 ms, to tell the analysis's peak (up to the worker's "done")
     // from the peak of rendering the report afterwards
     const rss = [];
+    // and its private memory (RssAnon: heaps, wasm memory, compiled code; not the Chromium
+    // binary's shared pages), which is what Chrome's task manager calls the tab's memory
+    // footprint; sampled, since the kernel keeps no peak of it
+    const anon = [];
+    const sampleAnon = () => {
+      if (pid) anon.push(rendererPeakKiB(pid, 'RssAnon'));
+    };
     const sampler = setInterval(() => {
       if (pid) rss.push([Date.now(), rendererPeakKiB(pid, 'VmRSS')]);
+      sampleAnon();
     }, 50);
     const doneAfter = (t) =>
       page.waitForFunction(
@@ -229,8 +237,10 @@ async function runOnce(zip) {
       const json = await w.evaluate(() => (globalThis.prvBlobStats ? globalThis.prvBlobStats() : null)).catch(() => null);
       if (json) stats = JSON.parse(json);
     }
+    sampleAnon();
     clearInterval(sampler);
     const peakKiB = pid ? rendererPeakKiB(pid) : 0;
+    const privatePeakKiB = Math.max(0, ...anon);
     const origin = await page.evaluate(() => performance.timeOrigin);
     // the page's own measure (prv:analysis: file chosen -> verdict on screen, so with starting
     // the worker and rendering); the last one (--warm makes two)
@@ -278,6 +288,7 @@ async function runOnce(zip) {
       pageJsHeapBytes: heap,
       rendererPeakBytes: peakKiB * 1024,
       rendererBaselineBytes: baselineKiB * 1024,
+      rendererPrivatePeakBytes: privatePeakKiB * 1024,
       analysisPeakBytes: analysisPeakKiB * 1024,
     };
   } finally {
@@ -304,7 +315,7 @@ try {
       const phases = w
         ? `; worker start ${s.startupMs?.toFixed(0)} ms${s.startedInAdvance ? ` (at page load; warm-up ${s.warmMs?.toFixed(0)} ms)` : ''}, analysis ${w.coreMs?.toFixed(0)} ms of which ${w.reads} Blob reads ${w.readMs.toFixed(0)} ms (${(w.readBytes / 2 ** 20).toFixed(1)} MiB), report out ${w.replyMs?.toFixed(0)} ms, wasm memory ${(w.wasmMemoryBytes / 2 ** 20).toFixed(0)} MiB`
         : '';
-      process.stderr.write(`  page ${basename(zip)} run ${r + 1}: ${s.ms.toFixed(0)} ms (${s.source}), renderer peak ${(s.rendererPeakBytes / 2 ** 20).toFixed(0)} MiB (${(s.rendererBaselineBytes / 2 ** 20).toFixed(0)} MiB before the file, ${(s.analysisPeakBytes / 2 ** 20).toFixed(0)} MiB until the worker is done), ${s.verdict}${phases}\n`);
+      process.stderr.write(`  page ${basename(zip)} run ${r + 1}: ${s.ms.toFixed(0)} ms (${s.source}), renderer peak ${(s.rendererPeakBytes / 2 ** 20).toFixed(0)} MiB (private ${(s.rendererPrivatePeakBytes / 2 ** 20).toFixed(0)} MiB; ${(s.rendererBaselineBytes / 2 ** 20).toFixed(0)} MiB before the file, ${(s.analysisPeakBytes / 2 ** 20).toFixed(0)} MiB until the worker is done), ${s.verdict}${phases}\n`);
     }
     results[basename(zip)] = {
       medianMs: median(samples.map((s) => s.ms)),
@@ -312,9 +323,12 @@ try {
       ownMedianMs: median(samples.map((s) => s.ownMs).filter((x) => x !== null)),
       source: samples[0]?.source,
       peakBytes: Math.max(...samples.map((s) => s.rendererPeakBytes)),
+      privatePeakBytes: Math.max(...samples.map((s) => s.rendererPrivatePeakBytes)),
       baselineBytes: Math.min(...samples.map((s) => s.rendererBaselineBytes)),
       analysisPeakBytes: Math.max(...samples.map((s) => s.analysisPeakBytes)),
       startupMedianMs: median(samples.map((s) => s.startupMs).filter((x) => x !== null)),
+      startedInAdvance: samples.some((s) => s.startedInAdvance),
+      warmMedianMs: median(samples.map((s) => s.warmMs).filter((x) => x !== null && x !== undefined)),
       coreMedianMs: median(samples.map((s) => s.worker?.coreMs).filter((x) => x !== undefined && x !== null)),
       readMedianMs: median(samples.map((s) => s.worker?.readMs).filter((x) => x !== undefined)),
       replyMedianMs: median(samples.map((s) => s.worker?.replyMs).filter((x) => x !== undefined && x !== null)),

@@ -301,8 +301,8 @@ def main():
             bytes=os.path.getsize(z),
             verdict=rep['verdict'],
             cli_rss_kib=peak_rss_kib(cli_cmd(d)),
-            cli=[], walk=[], cli_cpu=[], walk_cpu=[], page=[], page_wall=[], page_peak=[],
-            page_base=[], page_analysis_peak=[], page_start=[], page_core=[], page_read=[],
+            cli=[], walk=[], cli_cpu=[], walk_cpu=[], page=[], page_wall=[], page_peak=[], page_private=[],
+            page_base=[], page_analysis_peak=[], page_start=[], page_warm=[], page_core=[], page_read=[],
             page_reply=[], page_wasm=[],
             page_source=None,
         )
@@ -338,10 +338,13 @@ def main():
                     row['page'].append(res['medianMs'] / 1000)
                     row['page_wall'].append(res['wallMedianMs'] / 1000)
                     row['page_peak'].append(res['peakBytes'])
+                    if res.get('privatePeakBytes'):
+                        row['page_private'].append(res['privatePeakBytes'])
                     row['page_base'].append(res.get('baselineBytes', 0))
                     row['page_analysis_peak'].append(res.get('analysisPeakBytes', 0))
                     # the worker's phases (bench/page.mjs, from web/src/blob.rs's notes)
                     for key, field in (('page_start', 'startupMedianMs'),
+                                       ('page_warm', 'warmMedianMs'),
                                        ('page_core', 'coreMedianMs'),
                                        ('page_read', 'readMedianMs'),
                                        ('page_reply', 'replyMedianMs')):
@@ -365,8 +368,10 @@ def main():
                    cli_cpu_median=med(row['cli_cpu']), walk_cpu_median=med(row['walk_cpu']))
         walker = {'java': 'Java 0.9', 'pypaimon': 'pypaimon 2.1'}.get(d.get('walk'), '')
         peak = f'CLI {row["cli_rss_kib"] / 1024:.0f} MiB'
+        if row['page_private']:
+            peak += f', page {max(row["page_private"]) / 2 ** 20:.0f} MiB private'
         if row['page_peak']:
-            peak += (f', page {max(row["page_peak"]) / 2 ** 20:.0f} MiB'
+            peak += (f', {max(row["page_peak"]) / 2 ** 20:.0f} MiB RSS'
                      f' (+{(max(row["page_peak"]) - min(row["page_base"])) / 2 ** 20:.0f})')
         table.append([
             d['name'], str(row['snapshots']), str(row['distinct']), fmt_b(row['bytes']), fmt_s(cli),
@@ -393,9 +398,14 @@ def main():
     targets.append(('CLI: 2.25 GiB padded / unpadded <= 1.2', x, x and x <= 1.2))
     x = ratio('synth_meta20_pad2g', 'synth_meta20', 'page_median')
     targets.append(('page: 2.25 GiB padded / unpadded <= 1.2', x, x and x <= 1.2))
+    # the tab's private memory (Chrome's "memory footprint"), and its whole RSS with the shared
+    # pages of Chromium's own code
+    priv = [max(rows[n]['page_private']) / 2 ** 20 for n in rows if rows[n]['page_private']]
+    targets.append(('page peak private memory (renderer RssAnon) < 300 MiB, MiB',
+                    max(priv) if priv else None, priv and max(priv) < 300))
     peaks = [max(rows[n]['page_peak']) / 2 ** 20 for n in rows if rows[n]['page_peak']]
-    targets.append(('page peak memory (renderer RSS) < 300 MiB, MiB', max(peaks) if peaks else None,
-                    peaks and max(peaks) < 300))
+    targets.append(('  (renderer RSS with shared pages < 300 MiB: informational)',
+                    max(peaks) if peaks else None, peaks and max(peaks) < 300))
     ap = [max(rows[n]['page_analysis_peak']) / 2 ** 20 for n in rows if rows[n]['page_analysis_peak']]
     targets.append(('  (renderer RSS until the worker is done, before rendering: informational)',
                     max(ap) if ap else None, ap and max(ap) < 300))
@@ -418,11 +428,16 @@ def main():
         if not row['page']:
             continue
         row.update(page_start_median=med(row['page_start']), page_core_median=med(row['page_core']),
+                   page_warm_median=med(row.get('page_warm', [])),
                    page_read_median=med(row['page_read']),
                    page_reply_median=med(row['page_reply']))
         mib = lambda b: f'{b / 2 ** 20:.0f}'  # noqa: E731
         breakdown.append([
-            d['name'], fmt_s(row['page_start_median']), fmt_s(row['page_median']),
+            d['name'],
+            fmt_s(row['page_start_median']) + (
+                f' at page load, then {fmt_s(row["page_warm_median"])} warm-up'
+                if row['page_warm_median'] is not None else ''),
+            fmt_s(row['page_median']),
             (f'{fmt_s(row["page_core_median"])} ({fmt_s(row["page_read_median"])})'
              if row['page_core'] else '—'),
             fmt_s(row['page_reply_median']),
