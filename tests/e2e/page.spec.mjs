@@ -96,6 +96,24 @@ test('the page starts its worker when it loads, warms it, and the first analysis
   expect(errors).toEqual([]);
 });
 
+test('a worker whose warm-up failed is not given the analysis: a fresh one is', async ({ page }) => {
+  // Turn the page's warm-up command into one the worker answers with a failure.
+  await page.addInitScript(() => {
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (message, ...rest) {
+      if (message && message.kind === 'warm') message = { kind: 'analyse', zips: [] };
+      return post.call(this, message, ...rest);
+    };
+  });
+  const workers = [];
+  page.on('worker', (w) => workers.push(w));
+  await page.goto('./');
+  await expect(page.locator('html')).toHaveAttribute('data-worker', 'failed', { timeout: 30_000 });
+  await page.getByTestId('artifact-input').setInputFiles(fixture('java09_d_crash_between_append_and_compact.zip'));
+  await expect(page.locator('[data-testid=verdict][data-verdict=fail]')).toBeVisible({ timeout: 60_000 });
+  expect(workers.length).toBe(2);
+});
+
 test('a file chosen before the warm-up is over is analysed all the same', async ({ page }) => {
   await page.goto('./');
   // No wait for data-worker=warm: the request waits for the worker's warm-up (or its start).

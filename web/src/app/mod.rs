@@ -165,11 +165,15 @@ impl Job {
                         }
                     }
                     Ok(Reply::Warmed { .. }) => dom::set_worker_state("warm"),
-                    Ok(reply) => {
-                        if let Some(run) = run {
-                            dispatcher.dispatch(Action::Reply { run, reply });
+                    Ok(reply) => match run {
+                        Some(run) => dispatcher.dispatch(Action::Reply { run, reply }),
+                        // Anything else from a worker started in advance (its warm-up crashed):
+                        // it is not trusted with a run; the next request starts a fresh one.
+                        None => {
+                            link.borrow_mut().failed = true;
+                            dom::set_worker_state("failed");
                         }
-                    }
+                    },
                     Err(message) => {
                         if let Some(run) = run {
                             dispatcher.dispatch(Action::WorkerError { run, message });
