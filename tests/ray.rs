@@ -13,13 +13,11 @@ mod common;
 /// Replaces (`Some`) or drops (`None`) an entry's bytes.
 type Edit = dyn Fn(&str, Vec<u8>) -> Option<Vec<u8>>;
 
-use std::process::Command;
-
-use common::zipwriter::{write_zip, Entry};
-use common::{fixture, open, report};
+use common::zipwriter::Entry;
+use common::{fixture, open, report, run_cli, zip_artifact};
 use prv::ray::RayPairing;
 use prv::report::model::{Code, Finding, Report, Severity};
-use prv::source::{native, Artifact, Input};
+use prv::source::{native, Artifact};
 use prv::{analyze, AnalysisOptions, Limits};
 
 fn ray(name: &str) -> Report {
@@ -205,16 +203,7 @@ fn rebuild(name: &str, edit: &Edit, extra: Vec<(String, Vec<u8>)>) -> Artifact {
     for (p, b) in extra {
         entries.push(Entry::new(&p, b));
     }
-    let mut out = Vec::new();
-    write_zip(&mut out, &entries).unwrap();
-    Artifact::open(
-        vec![Input::Zip {
-            name: "edited.zip".into(),
-            data: std::rc::Rc::new(out),
-        }],
-        &Limits::default(),
-    )
-    .unwrap()
+    zip_artifact("edited.zip", &entries)
 }
 
 fn dos(ms: i64) -> (u16, u16) {
@@ -331,23 +320,11 @@ fn a_directory_of_uuid_named_multi_column_files_is_not_a_checkpoint() {
     assert!(prv::ray::discover(&artifact).is_empty());
 }
 
-fn cli(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_paimon-recovery-validator"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 #[test]
 fn cli_ray_checkpoint_flag() {
     let zip = fixture("ray/A_after_taskfail.zip");
     let zip = zip.to_str().unwrap();
-    let (code, out, _) = cli(&[
+    let (code, out, _) = run_cli(&[
         "check",
         zip,
         "--format",
@@ -364,10 +341,10 @@ fn cli_ray_checkpoint_flag() {
     );
 
     // Malformed and unknown pairings: usage errors, exit 2, a clear message.
-    let (code, _, err) = cli(&["check", zip, "--ray-checkpoint", "no-equals-sign"]);
+    let (code, _, err) = run_cli(&["check", zip, "--ray-checkpoint", "no-equals-sign"]);
     assert_eq!(code, 2);
     assert!(err.contains("no '='"), "{err}");
-    let (code, _, err) = cli(&[
+    let (code, _, err) = run_cli(&[
         "check",
         zip,
         "--ray-checkpoint",
@@ -378,7 +355,7 @@ fn cli_ray_checkpoint_flag() {
         err.contains("elsewhere is not a Ray Data checkpoint directory in the artifact (found: ray_checkpoint/ckpt_a)"),
         "{err}"
     );
-    let (code, _, err) = cli(&[
+    let (code, _, err) = run_cli(&[
         "check",
         zip,
         "--ray-checkpoint",
@@ -388,6 +365,6 @@ fn cli_ray_checkpoint_flag() {
     assert!(err.contains("db/t is not a table in the artifact"), "{err}");
 
     // --no-rows: metadata only, no Ray finding.
-    let (code, out, _) = cli(&["check", zip, "--format", "json", "--no-rows"]);
+    let (code, out, _) = run_cli(&["check", zip, "--format", "json", "--no-rows"]);
     assert_eq!(code, 0, "{out}");
 }

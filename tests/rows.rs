@@ -14,11 +14,11 @@ mod common;
 /// Replaces (`Some`) or drops (`None`) an entry's bytes.
 type Edit = dyn Fn(&str, Vec<u8>) -> Option<Vec<u8>>;
 
-use common::zipwriter::{write_zip, Entry};
-use common::{fixture, open, report};
+use common::zipwriter::Entry;
+use common::{fixture, open, report, zip_artifact};
 use prv::report::model::{Code, Finding, Report};
-use prv::source::{Artifact, Input};
-use prv::{analyze, AnalysisOptions, Limits};
+use prv::source::Artifact;
+use prv::{analyze, AnalysisOptions};
 use serde_json::{json, Value};
 
 const LOST: &str = "bucket-0/changelog-af6d83bc-7cb7-4403-9e65-e1f162b23c84-0.parquet";
@@ -151,16 +151,7 @@ fn rebuild(name: &str, edit: &Edit) -> Artifact {
             entries.push(Entry::new(&f.path, b));
         }
     }
-    let mut out = Vec::new();
-    write_zip(&mut out, &entries).unwrap();
-    Artifact::open(
-        vec![Input::Zip {
-            name: "edited.zip".into(),
-            data: std::rc::Rc::new(out),
-        }],
-        &Limits::default(),
-    )
-    .unwrap()
+    zip_artifact("edited.zip", &entries)
 }
 
 /// A damaged changelog file is a note in `rows`; the file-level finding stands.

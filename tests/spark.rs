@@ -19,17 +19,15 @@
 mod common;
 
 use std::collections::BTreeSet;
-use std::process::Command;
-use std::rc::Rc;
 
-use common::zipwriter::{write_zip, Entry};
-use common::{fixture, report};
+use common::zipwriter::Entry;
+use common::{fixture, report, run_cli, zip_artifact};
 use prv::report::model::{
     Code, Report, Severity, SparkCheckpointVerdict, SparkPairingKind, TableReport,
 };
-use prv::source::{Artifact, Input};
+use prv::source::Artifact;
 use prv::spark::SparkPairing;
-use prv::{analyze, AnalysisOptions, Limits};
+use prv::{analyze, AnalysisOptions};
 
 fn spark(name: &str) -> Report {
     report(&fixture(&format!("spark/{name}.zip")))
@@ -390,16 +388,7 @@ fn artifact_of(entries: Vec<(String, Vec<u8>)>) -> Artifact {
         .into_iter()
         .map(|(p, b)| Entry::new(&p, b))
         .collect();
-    let mut bytes = Vec::new();
-    write_zip(&mut bytes, &zip_entries).unwrap();
-    Artifact::open(
-        vec![Input::Zip {
-            name: "combined.zip".into(),
-            data: Rc::new(bytes),
-        }],
-        &Limits::default(),
-    )
-    .unwrap()
+    zip_artifact("combined.zip", &zip_entries)
 }
 
 fn analyse(a: &Artifact) -> Report {
@@ -555,25 +544,13 @@ fn broken_checkpoint_files_never_panic() {
 // The CLI flag.
 // ---------------------------------------------------------------------------------------------
 
-fn cli(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_paimon-recovery-validator"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 #[test]
 fn cli_spark_checkpoint_flag() {
     let zip = fixture("spark/multi_table_unpaired.zip");
     let zip = zip.to_str().unwrap();
     let orders = "java09_multi_table_branch_consumer/db.db/orders";
     let pairing = format!("spark-checkpoints/orders-etl={orders}#orders-reader");
-    let (code, out, _) = cli(&[
+    let (code, out, _) = run_cli(&[
         "check",
         zip,
         "--format",
@@ -602,14 +579,14 @@ fn cli_spark_checkpoint_flag() {
         .all(|t| t.get("sparkCheckpoints").is_none()));
 
     // Without it: warning for the unpaired checkpoint.
-    assert_eq!(cli(&["check", zip, "--fail-on", "warning"]).0, 1);
+    assert_eq!(run_cli(&["check", zip, "--fail-on", "warning"]).0, 1);
 
     for bad in ["no-equals-sign", "=table", "dir=", "dir=table#"] {
-        let (code, _, err) = cli(&["check", zip, "--spark-checkpoint", bad]);
+        let (code, _, err) = run_cli(&["check", zip, "--spark-checkpoint", bad]);
         assert_eq!(code, 2, "{bad}: {err}");
         assert!(err.contains("--spark-checkpoint"), "{bad}: {err}");
     }
-    let (code, _, err) = cli(&[
+    let (code, _, err) = run_cli(&[
         "check",
         zip,
         "--spark-checkpoint",

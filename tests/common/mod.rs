@@ -3,8 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
+use std::process::Command;
+use std::rc::Rc;
+
 use prv::report::model::Report;
-use prv::source::{native, Artifact};
+use prv::source::{native, Artifact, Input};
 use prv::{analyze, AnalysisOptions, Limits};
 
 pub mod zipwriter;
@@ -21,6 +24,34 @@ pub fn open(path: &Path) -> Artifact {
     let limits = Limits::default();
     let input = native::open_input(path, &limits).expect("open input");
     Artifact::open(vec![input], &limits).expect("open artifact")
+}
+
+/// An artifact made in memory: `entries` written as a zip named `name`, opened with the
+/// default limits.
+pub fn zip_artifact(name: &str, entries: &[zipwriter::Entry]) -> Artifact {
+    let mut bytes = Vec::new();
+    zipwriter::write_zip(&mut bytes, entries).expect("write zip");
+    Artifact::open(
+        vec![Input::Zip {
+            name: name.into(),
+            data: Rc::new(bytes),
+        }],
+        &Limits::default(),
+    )
+    .expect("open artifact")
+}
+
+/// Runs the CLI with `args`: its exit status, stdout and stderr.
+pub fn run_cli(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_paimon-recovery-validator"))
+        .args(args)
+        .output()
+        .expect("run the CLI");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 /// Analyses a path with the default options (clock = capture time).
