@@ -103,27 +103,15 @@ static META: RecordSpec = RecordSpec {
     slots: MAX_ROW_ID + 1,
 };
 
-/// One checked row, borrowing its strings and bytes from the decoded block.
-struct MetaRow<'a> {
-    version: i32,
-    file_name: &'a str,
-    file_size: i64,
-    num_added_files: i64,
-    num_deleted_files: i64,
-    partition_stats: Option<(&'a [u8], &'a [u8])>,
-    schema_id: i64,
-    min_bucket: Option<i32>,
-    max_bucket: Option<i32>,
-    min_level: Option<i32>,
-    max_level: Option<i32>,
-    min_row_id: Option<i64>,
-    max_row_id: Option<i64>,
-}
+/// The parts of a row that would allocate, borrowed from the decoded block: the manifest's name
+/// and its partition stats (min, max).
+type Borrowed<'a> = (&'a str, Option<(&'a [u8], &'a [u8])>);
 
-/// Checks one row the way Paimon's reader would (every required field present, version 2);
-/// both [`read_manifest_list`] and [`read_manifest_names`] go through it, so they accept and
-/// refuse the same files with the same messages.
-fn check<'a>(row: &Row<'_, 'a>) -> Result<MetaRow<'a>> {
+/// Checks one row the way Paimon's reader would (every required field present, version 2) and
+/// returns it with an empty name and no partition stats, those two borrowed beside it. Both
+/// [`read_manifest_list`] and [`read_manifest_names`] go through it, so they accept and refuse
+/// the same files with the same messages.
+fn check<'a>(row: &Row<'_, 'a>) -> Result<(ManifestFileMeta, Borrowed<'a>)> {
     row.require(0, "a manifest list entry")?;
     let version = row.int(VERSION, "_VERSION")?;
     check_manifest_version(version)?;
@@ -135,13 +123,14 @@ fn check<'a>(row: &Row<'_, 'a>) -> Result<MetaRow<'a>> {
     } else {
         None
     };
-    Ok(MetaRow {
+    let file_name = row.str(FILE_NAME, "_FILE_NAME")?;
+    let meta = ManifestFileMeta {
         version,
-        file_name: row.str(FILE_NAME, "_FILE_NAME")?,
+        file_name: String::new(),
         file_size: row.long(FILE_SIZE, "_FILE_SIZE")?,
         num_added_files: row.long(NUM_ADDED, "_NUM_ADDED_FILES")?,
         num_deleted_files: row.long(NUM_DELETED, "_NUM_DELETED_FILES")?,
-        partition_stats,
+        partition_stats: None,
         schema_id: row.long(SCHEMA_ID, "_SCHEMA_ID")?,
         min_bucket: row.opt_int(MIN_BUCKET, "_MIN_BUCKET")?,
         max_bucket: row.opt_int(MAX_BUCKET, "_MAX_BUCKET")?,
@@ -149,29 +138,18 @@ fn check<'a>(row: &Row<'_, 'a>) -> Result<MetaRow<'a>> {
         max_level: row.opt_int(MAX_LEVEL, "_MAX_LEVEL")?,
         min_row_id: row.opt_long(MIN_ROW_ID, "_MIN_ROW_ID")?,
         max_row_id: row.opt_long(MAX_ROW_ID, "_MAX_ROW_ID")?,
-    })
+    };
+    Ok((meta, (file_name, partition_stats)))
 }
 
 fn build(row: Row<'_, '_>) -> Result<ManifestFileMeta> {
-    let m = check(&row)?;
-    Ok(ManifestFileMeta {
-        version: m.version,
-        file_name: m.file_name.to_string(),
-        file_size: m.file_size,
-        num_added_files: m.num_added_files,
-        num_deleted_files: m.num_deleted_files,
-        partition_stats: m.partition_stats.map(|(min, max)| PartitionStats {
-            min_values: min.to_vec(),
-            max_values: max.to_vec(),
-        }),
-        schema_id: m.schema_id,
-        min_bucket: m.min_bucket,
-        max_bucket: m.max_bucket,
-        min_level: m.min_level,
-        max_level: m.max_level,
-        min_row_id: m.min_row_id,
-        max_row_id: m.max_row_id,
-    })
+    let (mut meta, (file_name, partition_stats)) = check(&row)?;
+    meta.file_name = file_name.to_string();
+    meta.partition_stats = partition_stats.map(|(min, max)| PartitionStats {
+        min_values: min.to_vec(),
+        max_values: max.to_vec(),
+    });
+    Ok(meta)
 }
 
 /// Reads every entry of a manifest list (an Avro container file).
@@ -223,16 +201,6 @@ impl ManifestNames {
     }
 }
 
-impl<'a> FromIterator<&'a str> for ManifestNames {
-    fn from_iter<I: IntoIterator<Item = &'a str>>(names: I) -> Self {
-        let mut out = ManifestNames::default();
-        for name in names {
-            out.push(name);
-        }
-        out
-    }
-}
-
 /// Reads a manifest list like [`read_manifest_list`] (same checks, same errors) but keeps only
 /// the manifests' names.
 pub fn read_manifest_names(
@@ -242,7 +210,8 @@ pub fn read_manifest_names(
 ) -> Result<ManifestNames> {
     let mut names = ManifestNames::default();
     read_records(bytes, cache, limits, &META, |row| {
-        names.push(check(&row)?.file_name);
+        let (_, (name, _)) = check(&row)?;
+        names.push(name);
         Ok(())
     })?;
     names.text.shrink_to_fit();
@@ -442,8 +411,11 @@ mod tests {
     }
 
     #[test]
-    fn names_from_an_iterator_round_trip() {
-        let names: ManifestNames = ["manifest-a-0", "", "manifest-b-1"].into_iter().collect();
+    fn names_round_trip() {
+        let mut names = ManifestNames::default();
+        for name in ["manifest-a-0", "", "manifest-b-1"] {
+            names.push(name);
+        }
         assert_eq!(names.len(), 3);
         assert!(!names.is_empty());
         assert_eq!(
