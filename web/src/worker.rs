@@ -1,14 +1,17 @@
 //! The Web Worker that runs the core.
 //!
-//! Started by the page from a `blob:` bootstrap ([`crate::spawn`]); posts [`Reply::Ready`], then answers an
-//! `analyse` [`Command`] with progress updates and one `Done` or `Failed`, each `detail`
-//! command with one `Detail`, and `warm` with `Warmed` after analysing the bundled example for
-//! the time asked (the page starts a worker when it loads and warms it while the user picks a
-//! file: V8 runs a module's functions in baseline code until it has optimized them, per
-//! instance, and a warmed worker runs the user's analysis in optimized code; BENCHMARKS.md). The analysis is synchronous and reads the user's files with
-//! `FileReaderSync`, which only a worker may do; the page's thread stays free. The finished
-//! analysis (and the opened artifact) stay here until the page terminates the worker, so a
-//! snapshot's detail costs no I/O and no second analysis.
+//! Started by the page from a `blob:` bootstrap ([`crate::spawn`]); posts [`Reply::Ready`],
+//! then answers an `analyse` [`Command`] with progress updates and one `Done` or `Failed`, each
+//! `detail` command with one `Detail`, and `warm` with `Warmed` after analysing the bundled
+//! example for the time asked (the page starts a worker when it loads and warms it while the
+//! user picks a file: V8 runs a module's functions in baseline code until it has optimized them,
+//! per instance, so a warmed worker runs the user's analysis in optimized code; BENCHMARKS.md).
+//!
+//! The analysis is synchronous and reads the user's files with `FileReaderSync`, which only a
+//! worker may do; the page's thread stays free. The finished analysis (and the opened artifact)
+//! stay here until the page terminates the worker, so a snapshot's detail costs no I/O and no
+//! second analysis. The warm-up reads the example from memory, not through a Blob, so that the
+//! memory reservation and the read counts of `crate::blob` belong to the user's file.
 
 use std::cell::RefCell;
 use std::rc::Rc;

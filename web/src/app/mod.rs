@@ -97,7 +97,7 @@ impl Job {
     /// element (`starting`, `warming`, `warm`), which the benchmark waits for.
     fn spare(dispatcher: UseReducerDispatcher<PageState>) -> Result<Job, String> {
         dom::set_worker_state("starting");
-        Job::spawn(dispatcher, Link::default())
+        Job::spawn(dispatcher)
     }
 
     /// Starts a worker for run `run`; it is sent `request` once it says it is ready.
@@ -106,16 +106,11 @@ impl Job {
         run: u64,
         dispatcher: UseReducerDispatcher<PageState>,
     ) -> Result<Job, String> {
-        let link = Link {
-            run: Some(run),
-            pending: Some(Command::Analyse(request.clone()).to_js()?),
-            ..Link::default()
-        };
-        Job::spawn(dispatcher, link)
+        Job::spawn(dispatcher)?.assign(request, run)
     }
 
-    /// Gives this worker (started with [`Job::spare`]) run `run`: `request` is posted now if the
-    /// worker is ready (it answers after its warm-up, if one is under way), else when it is.
+    /// Gives this worker run `run`: `request` is posted now if the worker is ready (a worker
+    /// started in advance answers after its warm-up, if one is under way), else when it is.
     fn assign(self, request: &Request, run: u64) -> Result<Job, String> {
         let message = Command::Analyse(request.clone()).to_js()?;
         let ready = {
@@ -134,9 +129,10 @@ impl Job {
         Ok(self)
     }
 
-    fn spawn(dispatcher: UseReducerDispatcher<PageState>, link: Link) -> Result<Job, String> {
+    /// Starts a worker with no run; it warms up when ready unless a run was assigned first.
+    fn spawn(dispatcher: UseReducerDispatcher<PageState>) -> Result<Job, String> {
         let worker = crate::spawn::start_worker()?;
-        let link = Rc::new(RefCell::new(link));
+        let link = Rc::new(RefCell::new(Link::default()));
         let on_message = {
             let worker = worker.clone();
             let dispatcher = dispatcher.clone();
@@ -144,8 +140,8 @@ impl Job {
             Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
                 let reply = Reply::from_js(&event.data());
                 let run = link.borrow().run;
-                match reply {
-                    Ok(Reply::Ready) => {
+                match (reply, run) {
+                    (Ok(Reply::Ready), _) => {
                         let pending = {
                             let mut link = link.borrow_mut();
                             link.ready = true;
@@ -164,20 +160,17 @@ impl Job {
                             dispatcher.dispatch(Action::WorkerError { run, message });
                         }
                     }
-                    Ok(Reply::Warmed { .. }) => dom::set_worker_state("warm"),
-                    Ok(reply) => match run {
-                        Some(run) => dispatcher.dispatch(Action::Reply { run, reply }),
-                        // Anything else from a worker started in advance (its warm-up crashed):
-                        // it is not trusted with a run; the next request starts a fresh one.
-                        None => {
-                            link.borrow_mut().failed = true;
-                            dom::set_worker_state("failed");
-                        }
-                    },
-                    Err(message) => {
-                        if let Some(run) = run {
-                            dispatcher.dispatch(Action::WorkerError { run, message });
-                        }
+                    (Ok(Reply::Warmed { .. }), _) => dom::set_worker_state("warm"),
+                    (Ok(reply), Some(run)) => dispatcher.dispatch(Action::Reply { run, reply }),
+                    (Err(message), Some(run)) => {
+                        dispatcher.dispatch(Action::WorkerError { run, message })
+                    }
+                    // Anything else from a worker started in advance (its warm-up crashed, or
+                    // it said something unreadable): it is not trusted with a run; the next
+                    // request starts a fresh one.
+                    (_, None) => {
+                        link.borrow_mut().failed = true;
+                        dom::set_worker_state("failed");
                     }
                 }
             })
