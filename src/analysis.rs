@@ -12,6 +12,7 @@ use crate::report::model::{
 };
 use crate::source::Artifact;
 use crate::timeline::files::{resolve_root, ManifestStore, RootFiles};
+use crate::timeline::prefetch::Prefetch;
 use crate::timeline::Timeline;
 use crate::warehouse::discover;
 
@@ -202,10 +203,37 @@ pub fn analyze(
     run(artifact, options, progress).report
 }
 
+/// [`analyze`], taking manifest lists and manifests that `prefetch` decoded ahead on other
+/// threads (the CLI's [`crate::timeline::prefetch::ThreadedPrefetch`]). The report is the same,
+/// byte for byte, counters included.
+pub fn analyze_prefetched(
+    artifact: &Artifact,
+    options: &AnalysisOptions,
+    prefetch: &dyn Prefetch,
+    progress: &mut dyn FnMut(&Progress),
+) -> Report {
+    run_with(
+        artifact,
+        options,
+        ManifestStore::with_prefetch(prefetch),
+        progress,
+    )
+    .report
+}
+
 /// Analyses an opened artifact and keeps what the report was built from.
 pub fn run(
     artifact: &Artifact,
     options: &AnalysisOptions,
+    progress: &mut dyn FnMut(&Progress),
+) -> Analysis {
+    run_with(artifact, options, ManifestStore::new(), progress)
+}
+
+fn run_with(
+    artifact: &Artifact,
+    options: &AnalysisOptions,
+    mut store: ManifestStore<'_>,
     progress: &mut dyn FnMut(&Progress),
 ) -> Analysis {
     let discovery = discover(artifact);
@@ -232,7 +260,6 @@ pub fn run(
     for t in &timelines {
         roots.entry(t.location.root.as_str()).or_default().push(t);
     }
-    let mut store = ManifestStore::new();
     let mut resolved = Vec::with_capacity(roots.len());
     let mut done = 0u64;
     let snapshot_total: u64 = timelines.iter().map(|t| t.snapshots.len() as u64).sum();

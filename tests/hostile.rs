@@ -19,7 +19,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::zipwriter::{write_zip, Entry, EntryData};
-use common::{fixture, open};
+use common::{avro_long, fixture, open, read_avro_long};
 
 /// Address space the CLI may use in these tests (KiB). Generous for the process's own
 /// mappings, far below what a bomb would need.
@@ -602,28 +602,6 @@ fn broken_paimon_content_is_reported_per_file() {
     );
     // The lost changelog is still found: its evidence does not depend on the damaged files.
     assert!(f.iter().any(|(c, _, _)| c == "lost-changelog"));
-}
-
-fn avro_long(out: &mut Vec<u8>, n: i64) {
-    let mut v = ((n << 1) ^ (n >> 63)) as u64;
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-fn read_avro_long(b: &[u8], pos: &mut usize) -> i64 {
-    let (mut v, mut shift) = (0u64, 0);
-    loop {
-        let byte = b[*pos];
-        *pos += 1;
-        v |= u64::from(byte & 0x7f) << shift;
-        if byte & 0x80 == 0 {
-            return ((v >> 1) as i64) ^ -((v & 1) as i64);
-        }
-        shift += 7;
-    }
 }
 
 #[test]

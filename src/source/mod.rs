@@ -388,6 +388,28 @@ impl Artifact {
         Ok(bytes)
     }
 
+    /// Counts a whole-content read of `entry` that delivered `len` bytes elsewhere (another
+    /// thread's view of the same input, see [`crate::timeline::prefetch`]) as if
+    /// [`Artifact::read_entry`] with `max` had delivered them here, provided it would have: the
+    /// same limits and the run's `max-total-bytes` so far allow the entry's declared size and
+    /// `len`. Returns false and counts nothing otherwise; the caller then reads the entry itself
+    /// and meets exactly the refusal a plain read meets.
+    pub fn count_read_elsewhere(&self, entry: &FileEntry, max: u64, len: u64) -> bool {
+        let mut stats = self.stats.get();
+        let remaining_total = self
+            .limits
+            .max_total_bytes
+            .saturating_sub(stats.bytes_inflated);
+        let max = max.min(self.limits.max_entry_bytes).min(remaining_total);
+        if remaining_total == 0 || entry.size > max || len > max {
+            return false;
+        }
+        stats.files_read += 1;
+        stats.bytes_inflated += len;
+        self.stats.set(stats);
+        true
+    }
+
     /// Reads `len` bytes at `offset` of a file's content without reading the rest into memory
     /// (a Parquet footer, one column chunk). For a deflated zip entry the bytes before `offset`
     /// are inflated and dropped as they stream by.

@@ -24,6 +24,7 @@ use crate::paimon::snapshot::{ManifestListRole, Snapshot};
 use crate::source::{Artifact, FileEntry, FileTime};
 use crate::warehouse::{join, split_parent};
 
+use super::prefetch::{Decoded, Prefetch};
 use super::Timeline;
 
 /// A decoded manifest entry, shared between every snapshot that references it.
@@ -39,9 +40,11 @@ pub enum Unusable {
 }
 
 /// Decodes manifest files once per run.
-#[derive(Debug, Default)]
-pub struct ManifestStore {
+#[derive(Default)]
+pub struct ManifestStore<'p> {
     cache: AvroSchemaCache,
+    /// Files decoded ahead by other threads, taken before decoding here (see [`super::prefetch`]).
+    prefetch: Option<&'p dyn Prefetch>,
     lists: HashMap<String, Result<Rc<ManifestNames>, Unusable>>,
     manifests: HashMap<String, Result<Rc<[EntryRef]>, Unusable>>,
     index_manifests: HashMap<String, Result<Rc<[IndexManifestEntry]>, Unusable>>,
@@ -51,10 +54,55 @@ pub struct ManifestStore {
     pub hits: u64,
 }
 
-impl ManifestStore {
+impl std::fmt::Debug for ManifestStore<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ManifestStore")
+            .field("lists", &self.lists.len())
+            .field("manifests", &self.manifests.len())
+            .field("index_manifests", &self.index_manifests.len())
+            .field("prefetch", &self.prefetch.is_some())
+            .field("decoded", &self.decoded)
+            .field("hits", &self.hits)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'p> ManifestStore<'p> {
     /// An empty store.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// An empty store that takes files decoded ahead by `prefetch` before decoding them itself.
+    /// The results are the same, counters included (see [`super::prefetch`]).
+    pub fn with_prefetch(prefetch: &'p dyn Prefetch) -> Self {
+        ManifestStore {
+            prefetch: Some(prefetch),
+            ..Self::default()
+        }
+    }
+
+    /// The file at `path` as decoded ahead, if it is a manifest list (`list`) or a manifest
+    /// (`!list`), counted as if read and decoded here. `None` when it was not decoded ahead or
+    /// counting it here would meet a run-wide limit: the caller then decodes it, and meets that
+    /// limit exactly as without prefetching.
+    fn take_prefetched(&mut self, artifact: &Artifact, path: &str, list: bool) -> Option<Decoded> {
+        let prefetched = self.prefetch?.take(path)?;
+        if matches!(prefetched.decoded, Decoded::List(_)) != list {
+            return None;
+        }
+        let entry = artifact.get(path)?;
+        let limits = artifact.limits();
+        if !self
+            .cache
+            .decompressed_elsewhere_fits(prefetched.bytes_decompressed, limits)
+            || !artifact.count_read_elsewhere(entry, limits.max_entry_bytes, prefetched.bytes_read)
+        {
+            return None;
+        }
+        self.cache
+            .count_decompressed_elsewhere(prefetched.bytes_decompressed);
+        Some(prefetched.decoded)
     }
 
     fn read(artifact: &Artifact, path: &str) -> Result<Vec<u8>, Unusable> {
@@ -71,6 +119,12 @@ impl ManifestStore {
         if let Some(r) = self.lists.get(path) {
             self.hits += 1;
             return r.clone();
+        }
+        if let Some(Decoded::List(names)) = self.take_prefetched(artifact, path, true) {
+            self.decoded += 1;
+            let r = Ok(Rc::new(names));
+            self.lists.insert(path.to_string(), r.clone());
+            return r;
         }
         let r = Self::read(artifact, path).and_then(|bytes| {
             self.decoded += 1;
@@ -91,6 +145,13 @@ impl ManifestStore {
         if let Some(r) = self.manifests.get(path) {
             self.hits += 1;
             return r.clone();
+        }
+        if let Some(Decoded::Manifest(entries)) = self.take_prefetched(artifact, path, false) {
+            self.decoded += 1;
+            let r: Result<Rc<[EntryRef]>, Unusable> =
+                Ok(entries.into_iter().map(Rc::new).collect::<Vec<_>>().into());
+            self.manifests.insert(path.to_string(), r.clone());
+            return r;
         }
         let r = Self::read(artifact, path).and_then(|bytes| {
             self.decoded += 1;

@@ -10,6 +10,7 @@
 
 pub mod files;
 pub mod groups;
+pub mod prefetch;
 
 use std::collections::{BTreeMap, BTreeSet};
 

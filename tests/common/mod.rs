@@ -78,3 +78,27 @@ pub fn all_fixture_zips() -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// Appends `n` as an Avro long (zig-zag varint).
+pub fn avro_long(out: &mut Vec<u8>, n: i64) {
+    let mut v = ((n << 1) ^ (n >> 63)) as u64;
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// Reads an Avro long at `pos`, advancing it.
+pub fn read_avro_long(b: &[u8], pos: &mut usize) -> i64 {
+    let (mut v, mut shift) = (0u64, 0);
+    loop {
+        let byte = b[*pos];
+        *pos += 1;
+        v |= u64::from(byte & 0x7f) << shift;
+        if byte & 0x80 == 0 {
+            return ((v >> 1) as i64) ^ -((v & 1) as i64);
+        }
+        shift += 7;
+    }
+}

@@ -81,6 +81,27 @@ impl AvroSchemaCache {
         self.compiled
     }
 
+    /// Bytes of Avro blocks decompressed so far by the files read to the end through this cache
+    /// (bounded by `max-total-bytes` over the run).
+    pub fn bytes_decompressed(&self) -> u64 {
+        self.decompressor.decompressed
+    }
+
+    /// Whether `bytes` of blocks that one file decompressed elsewhere (another thread's cache,
+    /// see [`crate::timeline::prefetch`]) fit in what the run's `max-total-bytes` leaves: the
+    /// check a file read here makes after each block (the file's own limits were checked where
+    /// it was read). When they do not, the caller decodes the file here and meets the same
+    /// refusal.
+    pub fn decompressed_elsewhere_fits(&self, bytes: u64, limits: &Limits) -> bool {
+        self.decompressor.decompressed.saturating_add(bytes) <= limits.max_total_bytes
+    }
+
+    /// Counts `bytes` of blocks decompressed elsewhere as if decompressed here (after
+    /// [`AvroSchemaCache::decompressed_elsewhere_fits`]).
+    pub fn count_decompressed_elsewhere(&mut self, bytes: u64) {
+        self.decompressor.decompressed = self.decompressor.decompressed.saturating_add(bytes);
+    }
+
     /// How many compiled plans the cache holds.
     pub fn len(&self) -> usize {
         self.plans.values().map(|p| p.plans.len()).sum()

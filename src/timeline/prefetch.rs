@@ -1,0 +1,406 @@
+//! Decoding manifest lists and manifests ahead of the analysis, on other threads (native only).
+//!
+//! Decoding the `manifest/` directory is most of an analysis (two thirds of the CLI's time on a
+//! 6,000-snapshot table: inflating each zip entry, zstd, Avro). The analysis itself walks the
+//! snapshots one after the other, so the CLI runs helper threads that decode those files in
+//! advance while the analysis reads snapshots and resolves the timeline, and the
+//! [`super::files::ManifestStore`] takes their results instead of decoding again.
+//!
+//! The report must not change by a single byte with the number of threads, counters included.
+//! So a helper only *decodes*: it reads through its own view of the input (a second
+//! [`Artifact`] opened on the same bytes, whose reads count nowhere), and a result is *counted*
+//! when the analysis takes it, in the analysis's order: the read against the run's
+//! `max-total-bytes` and files-read counters ([`Artifact::count_read_elsewhere`]), the
+//! decompressed Avro blocks against the run's decompression budget
+//! ([`crate::paimon::avro::AvroSchemaCache::count_decompressed_elsewhere`]), the decode against
+//! `manifests_decoded`. Whenever a result could differ from what the analysis would get by
+//! decoding the file itself (the helper failed, or a run-wide limit is near), the store decodes
+//! the file itself and meets exactly what it would have met without helpers.
+//!
+//! Helpers work newest file first (by modification time) while the analysis asks oldest first,
+//! so the two meet in the middle and rarely wait on each other; a file the analysis asks for
+//! that no helper has started is decoded by the analysis at once.
+
+use crate::paimon::manifest::ManifestEntry;
+use crate::paimon::manifest_list::ManifestNames;
+
+/// A metadata file decoded ahead.
+#[derive(Debug)]
+pub enum Decoded {
+    /// A manifest list: its manifests' names.
+    List(ManifestNames),
+    /// A manifest: its entries.
+    Manifest(Vec<ManifestEntry>),
+}
+
+/// A file decoded ahead, with what reading it cost, to be counted when it is taken.
+#[derive(Debug)]
+pub struct Prefetched {
+    /// The decoded content.
+    pub decoded: Decoded,
+    /// Bytes the read of the file delivered (inflated bytes of a zip entry).
+    pub bytes_read: u64,
+    /// Bytes of Avro blocks the decode decompressed.
+    pub bytes_decompressed: u64,
+}
+
+/// Where the [`super::files::ManifestStore`] looks before decoding a file itself.
+pub trait Prefetch {
+    /// The file at `path` (an artifact path) if it was decoded ahead, waiting for it if it is
+    /// being decoded now. `None` when it was not (not a candidate, not started, failed, already
+    /// taken): the caller decodes it.
+    fn take(&self, path: &str) -> Option<Prefetched>;
+}
+
+/// Whether `path` is one a helper decodes ahead: a manifest list or manifest in a `manifest/`
+/// directory (index manifests are few and small).
+pub fn is_candidate(path: &str) -> bool {
+    let (dir, name) = crate::warehouse::split_parent(path);
+    let dir_name = dir.rsplit('/').next().unwrap_or(dir);
+    dir_name == "manifest" && name.starts_with("manifest-")
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+pub use threaded::{PrefetchStats, ThreadedPrefetch};
+
+#[cfg(not(target_arch = "wasm32"))]
+mod threaded {
+    use std::collections::HashMap;
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
+    use std::thread::JoinHandle;
+
+    use super::{is_candidate, Decoded, Prefetch, Prefetched};
+    use crate::error::Result;
+    use crate::limits::Limits;
+    use crate::paimon::avro::AvroSchemaCache;
+    use crate::paimon::manifest::read_manifest;
+    use crate::paimon::manifest_list::read_manifest_names;
+    use crate::source::Artifact;
+
+    /// How many candidates a helper may decode ahead of the analysis before it waits for the
+    /// analysis to take some (bounds the memory of results waiting to be taken).
+    const MAX_WAITING: usize = 1 << 16;
+
+    enum Slot {
+        /// Nobody has started it.
+        Queued,
+        /// A helper is decoding it.
+        Decoding,
+        /// Decoded, waiting to be taken.
+        Done(Prefetched),
+        /// The helper could not decode it (or it was taken by the analysis to decode itself,
+        /// or already taken): the analysis decodes it itself.
+        Gone,
+    }
+
+    struct State {
+        slots: Vec<Slot>,
+        /// Candidates `0..next` are the ones no helper has looked at yet (helpers take from
+        /// the back).
+        next: usize,
+        /// Decoded results not yet taken.
+        waiting: usize,
+        /// Helpers decoding a file now.
+        busy: usize,
+        /// Helpers not yet returned.
+        running: usize,
+        stop: bool,
+        stats: PrefetchStats,
+    }
+
+    /// The files the helpers decode, oldest first, as the first helper to open the input
+    /// listed them.
+    struct Candidates {
+        index: HashMap<String, usize>,
+        paths: Vec<String>,
+    }
+
+    struct Shared {
+        candidates: OnceLock<Candidates>,
+        state: Mutex<State>,
+        changed: Condvar,
+    }
+
+    impl Shared {
+        fn lock(&self) -> MutexGuard<'_, State> {
+            // A helper's panic is caught before it can poison the lock; if one ever did, the
+            // state is still consistent (every transition is a single assignment).
+            self.state.lock().unwrap_or_else(PoisonError::into_inner)
+        }
+
+        /// Publishes the candidates of `artifact` unless another helper already has.
+        fn publish(&self, artifact: &Artifact) -> &Candidates {
+            let mut state = self.lock();
+            self.candidates.get_or_init(|| {
+                let mut listed: Vec<(i64, &str)> = artifact
+                    .files()
+                    .iter()
+                    .filter(|f| is_candidate(&f.path))
+                    .map(|f| {
+                        let time = f.modified.map_or(i64::MIN, |t| t.to_utc_millis(None));
+                        (time, f.path.as_str())
+                    })
+                    .collect();
+                listed.sort_unstable();
+                let paths: Vec<String> = listed.iter().map(|(_, p)| p.to_string()).collect();
+                let index = paths
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| (p.clone(), i))
+                    .collect();
+                state.slots = (0..paths.len()).map(|_| Slot::Queued).collect();
+                state.next = paths.len();
+                state.stats.candidates = paths.len() as u64;
+                Candidates { index, paths }
+            })
+        }
+
+        /// The next candidate for a helper, newest first; `None` when there is none or the
+        /// analysis is over.
+        fn claim(&self) -> Option<usize> {
+            let mut state = self.lock();
+            loop {
+                if state.stop {
+                    return None;
+                }
+                if state.waiting >= MAX_WAITING {
+                    state = self
+                        .changed
+                        .wait(state)
+                        .unwrap_or_else(PoisonError::into_inner);
+                    continue;
+                }
+                let i = state.next.checked_sub(1)?;
+                state.next = i;
+                if let Some(slot @ Slot::Queued) = state.slots.get_mut(i) {
+                    *slot = Slot::Decoding;
+                    state.busy += 1;
+                    return Some(i);
+                }
+            }
+        }
+
+        fn finish(&self, i: usize, result: Option<Prefetched>) {
+            let mut state = self.lock();
+            state.busy = state.busy.saturating_sub(1);
+            let done = result.is_some();
+            if let Some(slot) = state.slots.get_mut(i) {
+                *slot = match result {
+                    Some(p) => Slot::Done(p),
+                    None => Slot::Gone,
+                };
+            }
+            if done {
+                state.waiting += 1;
+                state.stats.decoded_ahead += 1;
+            } else {
+                state.stats.failed += 1;
+            }
+            drop(state);
+            self.changed.notify_all();
+        }
+    }
+
+    /// What the helpers did, for tests and benchmarks (the report does not depend on it).
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+    pub struct PrefetchStats {
+        /// Candidate files (manifest lists and manifests in `manifest/` directories).
+        pub candidates: u64,
+        /// Files the helpers decoded.
+        pub decoded_ahead: u64,
+        /// Files the helpers could not decode (the analysis decodes them and reports why).
+        pub failed: u64,
+        /// Decoded files the analysis took.
+        pub taken: u64,
+        /// Times the analysis waited for a helper to finish the file it asked for.
+        pub waited: u64,
+    }
+
+    /// Helper threads decoding an artifact's manifest lists and manifests ahead of the analysis.
+    /// Dropping it stops them (each finishes the file in hand) and waits for them.
+    pub struct ThreadedPrefetch {
+        shared: Arc<Shared>,
+        helpers: Vec<JoinHandle<()>>,
+    }
+
+    impl ThreadedPrefetch {
+        /// Starts `helpers` threads, at once (before the analysis has even opened the input:
+        /// opening a large zip is a tenth of the work). Each opens its own view of the input
+        /// with `open`, given the analysis's `limits` without the run-wide `max-total-bytes`
+        /// (that one is counted when a result is taken); the first to have opened it lists the
+        /// candidates. A helper that cannot open the input, or fails on a file, leaves the work
+        /// to the analysis.
+        pub fn start<F>(helpers: usize, limits: &Limits, open: F) -> ThreadedPrefetch
+        where
+            F: Fn(&Limits) -> Result<Artifact> + Send + Sync + 'static,
+        {
+            let shared = Arc::new(Shared {
+                candidates: OnceLock::new(),
+                state: Mutex::new(State {
+                    slots: Vec::new(),
+                    next: 0,
+                    waiting: 0,
+                    busy: 0,
+                    running: 0,
+                    stop: false,
+                    stats: PrefetchStats::default(),
+                }),
+                changed: Condvar::new(),
+            });
+            let mut limits = limits.clone();
+            limits.max_total_bytes = u64::MAX;
+            let open = Arc::new(open);
+            let handles = (0..helpers)
+                .filter_map(|n| {
+                    let shared = Arc::clone(&shared);
+                    let open = Arc::clone(&open);
+                    let limits = limits.clone();
+                    shared.lock().running += 1;
+                    let spawned = std::thread::Builder::new()
+                        .name(format!("prv-prefetch-{n}"))
+                        .spawn({
+                            let shared = Arc::clone(&shared);
+                            move || helper(&shared, open.as_ref(), &limits)
+                        });
+                    if spawned.is_err() {
+                        shared.lock().running -= 1;
+                    }
+                    spawned.ok()
+                })
+                .collect::<Vec<_>>();
+            ThreadedPrefetch {
+                shared,
+                helpers: handles,
+            }
+        }
+
+        /// Blocks until the helpers have nothing left to do (every candidate decoded or
+        /// failed, as many results waiting as they may keep, or every helper gone). For tests
+        /// and benchmarks: the analysis never needs to wait for it.
+        pub fn wait_until_idle(&self) {
+            let mut state = self.shared.lock();
+            loop {
+                let idle = state.running == 0
+                    || (self.shared.candidates.get().is_some()
+                        && state.busy == 0
+                        && (state.next == 0 || state.waiting >= MAX_WAITING));
+                if idle {
+                    return;
+                }
+                state = self
+                    .shared
+                    .changed
+                    .wait(state)
+                    .unwrap_or_else(PoisonError::into_inner);
+            }
+        }
+
+        /// What the helpers have done so far.
+        pub fn stats(&self) -> PrefetchStats {
+            self.shared.lock().stats
+        }
+    }
+
+    fn helper(shared: &Shared, open: &dyn Fn(&Limits) -> Result<Artifact>, limits: &Limits) {
+        let opened = catch_unwind(AssertUnwindSafe(|| open(limits)));
+        if let Ok(Ok(artifact)) = opened {
+            decode_candidates(shared, &artifact, limits);
+        }
+        let mut state = shared.lock();
+        state.running = state.running.saturating_sub(1);
+        drop(state);
+        shared.changed.notify_all();
+    }
+
+    fn decode_candidates(shared: &Shared, artifact: &Artifact, limits: &Limits) {
+        let candidates = shared.publish(artifact);
+        let mut cache = AvroSchemaCache::new();
+        while let Some(i) = shared.claim() {
+            let path = candidates
+                .paths
+                .get(i)
+                .map(String::as_str)
+                .unwrap_or_default();
+            let result = catch_unwind(AssertUnwindSafe(|| {
+                decode(artifact, path, &mut cache, limits)
+            }));
+            let result = match result {
+                Ok(r) => r,
+                Err(_) => {
+                    // A fresh cache: the one in hand may be half-updated.
+                    cache = AvroSchemaCache::new();
+                    None
+                }
+            };
+            shared.finish(i, result);
+        }
+    }
+
+    /// Decodes one candidate the way the [`super::super::files::ManifestStore`] would;
+    /// `None` on any failure (the store then decodes it and reports the failure).
+    fn decode(
+        artifact: &Artifact,
+        path: &str,
+        cache: &mut AvroSchemaCache,
+        limits: &Limits,
+    ) -> Option<Prefetched> {
+        let entry = artifact.get(path)?;
+        let bytes = artifact.read_entry(entry, limits.max_entry_bytes).ok()?;
+        let before = cache.bytes_decompressed();
+        let (_, name) = crate::warehouse::split_parent(path);
+        let decoded = if name.starts_with("manifest-list-") {
+            Decoded::List(read_manifest_names(&bytes, cache, limits).ok()?)
+        } else {
+            Decoded::Manifest(read_manifest(&bytes, cache, limits).ok()?)
+        };
+        Some(Prefetched {
+            decoded,
+            bytes_read: bytes.len() as u64,
+            bytes_decompressed: cache.bytes_decompressed().saturating_sub(before),
+        })
+    }
+
+    impl Prefetch for ThreadedPrefetch {
+        fn take(&self, path: &str) -> Option<Prefetched> {
+            let &i = self.shared.candidates.get()?.index.get(path)?;
+            let mut state = self.shared.lock();
+            let mut waited = false;
+            loop {
+                let slot = state.slots.get_mut(i)?;
+                match std::mem::replace(slot, Slot::Gone) {
+                    Slot::Queued | Slot::Gone => return None,
+                    Slot::Done(p) => {
+                        state.waiting = state.waiting.saturating_sub(1);
+                        state.stats.taken += 1;
+                        drop(state);
+                        self.shared.changed.notify_all();
+                        return Some(p);
+                    }
+                    Slot::Decoding => {
+                        *slot = Slot::Decoding;
+                        if !waited {
+                            state.stats.waited += 1;
+                            waited = true;
+                        }
+                        state = self
+                            .shared
+                            .changed
+                            .wait(state)
+                            .unwrap_or_else(PoisonError::into_inner);
+                    }
+                }
+            }
+        }
+    }
+
+    impl Drop for ThreadedPrefetch {
+        fn drop(&mut self) {
+            self.shared.lock().stop = true;
+            self.shared.changed.notify_all();
+            for h in self.helpers.drain(..) {
+                let _ = h.join();
+            }
+        }
+    }
+}

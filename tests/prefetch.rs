@@ -1,0 +1,338 @@
+//! Helper threads that decode manifest lists and manifests ahead of the analysis
+//! (`prv::timeline::prefetch`, the CLI's `--threads`) must not change the report by one byte,
+//! counters included, whatever they managed to decode before the analysis asked, whatever
+//! limit the run meets, and whatever goes wrong on their side.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+mod common;
+
+use std::path::Path;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use common::zipwriter::{self, Entry};
+use prv::source::{native, Artifact, Input};
+use prv::timeline::prefetch::{PrefetchStats, ThreadedPrefetch};
+use prv::{analyze, analyze_prefetched, AnalysisOptions, Limits};
+
+/// A fixed clock, so that two runs of the same input are comparable.
+fn options(limits: &Limits) -> AnalysisOptions {
+    AnalysisOptions {
+        now_millis: Some(1_800_000_000_000),
+        limits: limits.clone(),
+        ..AnalysisOptions::default()
+    }
+}
+
+fn open_path(path: &Path, limits: &Limits) -> prv::Result<Artifact> {
+    Artifact::open(vec![native::open_input(path, limits)?], limits)
+}
+
+fn open_bytes(bytes: &[u8], limits: &Limits) -> prv::Result<Artifact> {
+    Artifact::open(
+        vec![Input::Zip {
+            name: "artifact.zip".into(),
+            data: Rc::new(bytes.to_vec()),
+        }],
+        limits,
+    )
+}
+
+/// How the helpers are given their head start.
+#[derive(Clone, Copy, Debug)]
+enum Start {
+    /// The analysis starts at once: it and the helpers race (what the CLI does).
+    Race,
+    /// The helpers finish first: every candidate the analysis asks for comes from them.
+    HelpersFirst,
+}
+
+/// The JSON report without helpers, and with `helpers` helper threads.
+fn both_ways<F>(
+    limits: &Limits,
+    helpers: usize,
+    start: Start,
+    open: F,
+) -> (String, String, PrefetchStats)
+where
+    F: Fn(&Limits) -> prv::Result<Artifact> + Send + Sync + 'static,
+{
+    let options = options(limits);
+    let plain = {
+        let artifact = open(limits).expect("open the artifact");
+        prv::report::json::render(&analyze(&artifact, &options, &mut |_| {}))
+    };
+    let open = Arc::new(open);
+    let prefetch = {
+        let open = Arc::clone(&open);
+        ThreadedPrefetch::start(helpers, limits, move |l| open(l))
+    };
+    let artifact = open(limits).expect("open the artifact");
+    if let Start::HelpersFirst = start {
+        prefetch.wait_until_idle();
+    }
+    let report = analyze_prefetched(&artifact, &options, &prefetch, &mut |_| {});
+    let stats = prefetch.stats();
+    (plain, prv::report::json::render(&report), stats)
+}
+
+#[test]
+fn every_fixture_gives_the_same_report_with_helpers() {
+    let limits = Limits::default();
+    let mut taken = 0;
+    for path in common::all_fixture_zips() {
+        for (helpers, start) in [(1, Start::HelpersFirst), (1, Start::Race), (3, Start::Race)] {
+            let p = path.clone();
+            let (plain, prefetched, stats) =
+                both_ways(&limits, helpers, start, move |l| open_path(&p, l));
+            assert_eq!(
+                plain,
+                prefetched,
+                "{} with {helpers} helper(s), {start:?}",
+                path.display()
+            );
+            if let Start::HelpersFirst = start {
+                // Every candidate was decoded ahead; the analysis took all that it needed.
+                assert_eq!(
+                    stats.decoded_ahead + stats.failed,
+                    stats.candidates,
+                    "{stats:?}"
+                );
+                taken += stats.taken;
+            }
+        }
+    }
+    // Not a test of nothing: the analyses above took thousands of decoded files from helpers.
+    assert!(taken > 1_000, "only {taken} files were taken from helpers");
+}
+
+#[test]
+fn a_run_wide_limit_is_met_at_the_same_file_with_helpers() {
+    let path = common::fixture("warehouses/java09_lookup_nowait.zip");
+    let full = {
+        let artifact = open_path(&path, &Limits::default()).expect("open");
+        analyze(&artifact, &options(&Limits::default()), &mut |_| {}).stats
+    };
+    assert!(full.bytes_inflated > 100_000, "{full:?}");
+    // The limit falls in the middle of the manifests: some taken from helpers, then the rest
+    // refused, in the analysis's order, as without helpers. 80% and 95% leave the limit to the
+    // decompressed Avro blocks rather than the zip reads.
+    for percent in [20, 40, 60, 80, 95] {
+        let limits = Limits {
+            max_total_bytes: full.bytes_inflated * percent / 100,
+            ..Limits::default()
+        };
+        let p = path.clone();
+        let (plain, prefetched, stats) =
+            both_ways(&limits, 1, Start::HelpersFirst, move |l| open_path(&p, l));
+        assert_eq!(plain, prefetched, "max-total-bytes at {percent}%");
+        assert!(
+            plain.contains("max-total-bytes"),
+            "the limit at {percent}% is not met: the test proves nothing"
+        );
+        assert!(stats.taken > 0, "{percent}%: {stats:?}");
+    }
+}
+
+/// The entries of a fixture zip, as an in-memory copy can rewrite them.
+fn fixture_entries(rel: &str) -> Vec<(String, Vec<u8>)> {
+    let artifact = open_path(&common::fixture(rel), &Limits::default()).expect("open");
+    artifact
+        .files()
+        .iter()
+        .map(|f| {
+            let bytes = artifact.read_entry(f, u64::MAX).expect("read");
+            (f.path.clone(), bytes)
+        })
+        .collect()
+}
+
+fn zip_of(entries: &[(String, Vec<u8>)]) -> Vec<u8> {
+    let entries: Vec<Entry> = entries
+        .iter()
+        .map(|(p, b)| Entry::new(p, b.clone()))
+        .collect();
+    let mut bytes = Vec::new();
+    zipwriter::write_zip(&mut bytes, &entries).expect("write zip");
+    bytes
+}
+
+#[test]
+fn damaged_manifests_are_reported_the_same_with_helpers() {
+    let mut entries = fixture_entries("warehouses/java09_lookup_nowait.zip");
+    let mut damaged = 0;
+    for (path, bytes) in &mut entries {
+        let name = path.rsplit('/').next().unwrap_or_default();
+        if !path.contains("/manifest/") || !name.starts_with("manifest-") {
+            continue;
+        }
+        damaged += 1;
+        match damaged % 3 {
+            // A truncated file, a flipped byte in the last block, a wrong sync marker.
+            0 => bytes.truncate(bytes.len() / 2),
+            1 => {
+                let at = bytes.len().saturating_sub(20);
+                if let Some(b) = bytes.get_mut(at) {
+                    *b ^= 0x5a;
+                }
+            }
+            _ => {
+                let at = bytes.len().saturating_sub(1);
+                if let Some(b) = bytes.get_mut(at) {
+                    *b ^= 0xff;
+                }
+            }
+        }
+        if damaged >= 12 {
+            break;
+        }
+    }
+    assert_eq!(damaged, 12);
+    let zip = Arc::new(zip_of(&entries));
+    let (plain, prefetched, stats) = both_ways(&Limits::default(), 1, Start::HelpersFirst, {
+        let zip = Arc::clone(&zip);
+        move |l| open_bytes(&zip, l)
+    });
+    assert_eq!(plain, prefetched);
+    assert!(plain.contains("unreadable-file"), "{plain}");
+    assert!(stats.failed > 0 && stats.taken > 0, "{stats:?}");
+}
+
+/// `bytes` (an Avro container file with one zstd block) rewritten as one deflate block holding
+/// its records `copies` times: a valid file whose blocks decompress to far more than its size.
+fn amplified(bytes: &[u8], copies: usize) -> Vec<u8> {
+    let h = prv::paimon::avro::read_header(bytes).expect("an Avro file");
+    let mut pos = h.data_start;
+    if pos >= bytes.len() {
+        return bytes.to_vec(); // no block
+    }
+    let count = common::read_avro_long(bytes, &mut pos);
+    let size = usize::try_from(common::read_avro_long(bytes, &mut pos)).expect("block size");
+    let mut compressed = bytes.get(pos..pos + size).expect("block");
+    let mut block = Vec::new();
+    std::io::Read::read_to_end(
+        &mut ruzstd::decoding::StreamingDecoder::new(&mut compressed).expect("zstd"),
+        &mut block,
+    )
+    .expect("zstd block");
+    let deflated = miniz_oxide::deflate::compress_to_vec(&block.repeat(copies), 6);
+    let mut out = b"Obj\x01".to_vec();
+    common::avro_long(&mut out, 2);
+    for (k, v) in [
+        ("avro.schema", h.schema.as_bytes()),
+        ("avro.codec", b"deflate".as_slice()),
+    ] {
+        common::avro_long(&mut out, k.len() as i64);
+        out.extend_from_slice(k.as_bytes());
+        common::avro_long(&mut out, v.len() as i64);
+        out.extend_from_slice(v);
+    }
+    common::avro_long(&mut out, 0);
+    out.extend_from_slice(&h.sync);
+    common::avro_long(&mut out, count * copies as i64);
+    common::avro_long(&mut out, deflated.len() as i64);
+    out.extend_from_slice(&deflated);
+    out.extend_from_slice(&h.sync);
+    out
+}
+
+#[test]
+fn the_run_wide_decompression_budget_is_met_at_the_same_file_with_helpers() {
+    // Every manifest list and manifest holds its records 200 times over, deflated: the Avro
+    // blocks of the run decompress to several times the bytes read, so `max-total-bytes` is
+    // met by the decompressed blocks (counted when a helper's result is taken), not the reads.
+    let mut entries = fixture_entries("warehouses/java09_lookup_nowait.zip");
+    let mut read = 0u64;
+    let mut decompressed = 0u64;
+    for (path, bytes) in &mut entries {
+        read += bytes.len() as u64;
+        let name = path.rsplit('/').next().unwrap_or_default();
+        if path.contains("/manifest/") && name.starts_with("manifest-") {
+            *bytes = amplified(bytes, 200);
+            let h = prv::paimon::avro::read_header(bytes).expect("header");
+            let mut pos = h.data_start;
+            if pos >= bytes.len() {
+                continue;
+            }
+            common::read_avro_long(bytes, &mut pos);
+            let size = common::read_avro_long(bytes, &mut pos) as usize;
+            decompressed += miniz_oxide::inflate::decompress_to_vec(&bytes[pos..pos + size])
+                .expect("inflate")
+                .len() as u64;
+        }
+    }
+    assert!(decompressed > 4 * read, "{decompressed} vs {read}");
+    let zip = Arc::new(zip_of(&entries));
+    for percent in [25, 50, 75] {
+        let limits = Limits {
+            max_total_bytes: decompressed * percent / 100,
+            ..Limits::default()
+        };
+        let (plain, prefetched, stats) = both_ways(&limits, 1, Start::HelpersFirst, {
+            let zip = Arc::clone(&zip);
+            move |l| open_bytes(&zip, l)
+        });
+        assert_eq!(plain, prefetched, "max-total-bytes at {percent}%");
+        assert!(
+            plain.contains("Avro blocks have decompressed to more than"),
+            "the decompression budget is not met at {percent}%: the test proves nothing"
+        );
+        assert!(stats.taken > 0, "{percent}%: {stats:?}");
+    }
+}
+
+#[test]
+fn helpers_that_cannot_open_the_input_change_nothing() {
+    let path = common::fixture("warehouses/java09_lookup_nowait.zip");
+    let limits = Limits::default();
+    let options = options(&limits);
+    let artifact = open_path(&path, &limits).expect("open");
+    let plain = prv::report::json::render(&analyze(&artifact, &options, &mut |_| {}));
+
+    let failing = ThreadedPrefetch::start(2, &limits, |_| {
+        Err(prv::Error::io("the helper's input is gone"))
+    });
+    failing.wait_until_idle();
+    let artifact = open_path(&path, &limits).expect("open");
+    let report = analyze_prefetched(&artifact, &options, &failing, &mut |_| {});
+    assert_eq!(plain, prv::report::json::render(&report));
+    assert_eq!(failing.stats().taken, 0);
+
+    let panicking = ThreadedPrefetch::start(1, &limits, |_| panic!("a bug in a helper"));
+    panicking.wait_until_idle();
+    let artifact = open_path(&path, &limits).expect("open");
+    let report = analyze_prefetched(&artifact, &options, &panicking, &mut |_| {});
+    assert_eq!(plain, prv::report::json::render(&report));
+    assert_eq!(panicking.stats().taken, 0);
+}
+
+#[test]
+fn the_cli_report_is_the_same_for_every_thread_count() {
+    let path = common::fixture("warehouses/java09_lookup_nowait.zip");
+    let path = path.to_str().expect("utf-8 path");
+    let run = |threads: &str| {
+        let (code, stdout, stderr) = common::run_cli(&[
+            "check",
+            path,
+            "--format",
+            "json",
+            "--now",
+            "1800000000000",
+            "--threads",
+            threads,
+        ]);
+        assert!(code == 0 || code == 1, "{stderr}");
+        stdout
+    };
+    let one = run("1");
+    for threads in ["2", "4", "16"] {
+        assert_eq!(one, run(threads), "--threads {threads}");
+    }
+    let (code, _, stderr) = common::run_cli(&["check", path, "--threads", "0"]);
+    assert_eq!(code, 2, "{stderr}");
+}
