@@ -291,6 +291,117 @@ mod tests {
         assert_eq!(out.len(), data.len() + 4);
     }
 
+    /// Every zstd block of every manifest list and manifest in the Paimon 0.9 fixtures
+    /// (zstd-jni's output: nearly all use the predefined FSE tables, some their own tables).
+    fn real_zstd_blocks() -> Vec<Vec<u8>> {
+        use crate::paimon::avro::container::read_header_raw;
+        use crate::paimon::avro::decode::Cursor;
+        use crate::source::{Artifact, Input};
+        let mut blocks = Vec::new();
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/warehouses");
+        let mut fixtures: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| {
+                let name = p.file_name().unwrap().to_string_lossy();
+                name.starts_with("java09_") && name.ends_with(".zip")
+            })
+            .collect();
+        fixtures.sort();
+        for path in fixtures {
+            let fixture = path.file_name().unwrap().to_string_lossy().into_owned();
+            let zip = std::fs::read(&path).unwrap();
+            let limits = crate::Limits::default();
+            let artifact = Artifact::open(
+                vec![Input::Zip {
+                    name: fixture,
+                    data: std::rc::Rc::new(zip),
+                }],
+                &limits,
+            )
+            .unwrap();
+            for f in artifact.files() {
+                if !f.path.contains("/manifest/manifest-") {
+                    continue;
+                }
+                // Some fixtures hold damaged or truncated files on purpose; Paimon 0.8's
+                // snappy manifests sit beside 0.9's in one.
+                let Ok(bytes) = artifact.read_entry(f, u64::MAX) else {
+                    continue;
+                };
+                let Ok((_, framing)) = read_header_raw(&bytes) else {
+                    continue;
+                };
+                if framing.codec != Codec::Zstandard {
+                    continue;
+                }
+                let mut cur = Cursor::new(&bytes[framing.data_start..]);
+                while !cur.is_empty() {
+                    let (Ok(_), Ok(size)) = (cur.read_long(), cur.read_long()) else {
+                        break;
+                    };
+                    let Ok(block) = cur.take(size as usize, "block") else {
+                        break;
+                    };
+                    blocks.push(block.to_vec());
+                    if cur.take(16, "sync").is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+        blocks
+    }
+
+    /// The vendored ruzstd keeps its predefined FSE tables from block to block
+    /// (vendor/README.md): one decompressor must decode any sequence of blocks exactly as a
+    /// fresh decompressor decodes each, whatever tables the blocks before it used.
+    #[test]
+    fn one_decompressor_decodes_blocks_in_any_order_as_fresh_ones_do() {
+        let mut blocks = real_zstd_blocks();
+        // Frames with tables of their own (ruzstd's encoder) between the real ones.
+        for i in 0..20u32 {
+            let data: Vec<u8> = (0..5_000u32)
+                .map(|j| ((j * (i + 3)) % (17 + i)) as u8)
+                .collect();
+            blocks.push(zstd_frame(&data));
+        }
+        // (Blocks a fresh decompressor refuses, if a damaged fixture has any, are left out.)
+        blocks.retain(|b| {
+            Decompressor::default()
+                .decompress(Codec::Zstandard, b, 1 << 24)
+                .is_ok()
+        });
+        assert!(blocks.len() > 200, "{} blocks", blocks.len());
+        let fresh: Vec<Vec<u8>> = blocks
+            .iter()
+            .map(|b| {
+                Decompressor::default()
+                    .decompress(Codec::Zstandard, b, 1 << 24)
+                    .unwrap()
+                    .to_vec()
+            })
+            .collect();
+        let mut order: Vec<usize> = (0..blocks.len()).collect();
+        let mut shared = Decompressor::default();
+        for round in 0..4u64 {
+            // A different order each round (a fixed pseudo-random permutation).
+            let mut state = round.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+            for i in (1..order.len()).rev() {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                order.swap(i, (state % (i as u64 + 1)) as usize);
+            }
+            for &i in &order {
+                let out = shared
+                    .decompress(Codec::Zstandard, &blocks[i], 1 << 24)
+                    .unwrap();
+                assert_eq!(out, &fresh[i][..], "block {i} in round {round}");
+            }
+        }
+    }
+
     #[test]
     fn limits_are_enforced_before_allocation() {
         let data = sample();
