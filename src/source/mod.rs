@@ -393,7 +393,8 @@ impl Artifact {
     /// [`Artifact::read_entry`] with `max` had delivered them here, provided it would have: the
     /// same limits and the run's `max-total-bytes` so far allow the entry's declared size and
     /// `len`. Returns false and counts nothing otherwise; the caller then reads the entry itself
-    /// and meets exactly the refusal a plain read meets.
+    /// and meets exactly the refusal a plain read meets. A copy of the entry read ahead here
+    /// with its directory is dropped.
     pub fn count_read_elsewhere(&self, entry: &FileEntry, max: u64, len: u64) -> bool {
         let mut stats = self.stats.get();
         let remaining_total = self
@@ -407,6 +408,11 @@ impl Artifact {
         stats.files_read += 1;
         stats.bytes_inflated += len;
         self.stats.set(stats);
+        if let Location::Zip { container, index } = entry.location {
+            if let Some(zip) = self.zips.get(container) {
+                zip.borrow_mut().discard_read_ahead(index);
+            }
+        }
         true
     }
 

@@ -465,6 +465,12 @@ impl ZipContainer {
         }
     }
 
+    /// Drops the copy of entry `index` read ahead with its directory, if any: the entry was read
+    /// elsewhere (another thread's view of the same input) and will not be read here.
+    pub fn discard_read_ahead(&mut self, index: usize) {
+        self.ahead.raw.remove(&index);
+    }
+
     /// The entry's raw (stored or deflated) bytes as `(buffer, start)`: the data is
     /// `buffer[start..]`. The local header and the data come in one read (one `pread`, or one
     /// `Blob.slice` in the browser) unless the header's name and extra field exceed
