@@ -108,8 +108,9 @@ struct CheckArgs {
     quiet: bool,
 }
 
-/// Threads used when `--threads` is not given: the cores, at most this many (the helpers only
-/// decode `manifest/`; more than three rarely find work the analysis has not taken).
+/// Threads used when `--threads` is not given: the cores, at most this many. The helpers only
+/// decode `manifest/` (two thirds of the work); the analysis thread's own share bounds what more
+/// of them can gain (measured on two cores only: BENCHMARKS.md).
 const DEFAULT_MAX_THREADS: usize = 4;
 
 #[derive(Clone, Copy, ValueEnum)]
