@@ -336,3 +336,51 @@ fn the_cli_report_is_the_same_for_every_thread_count() {
     let (code, _, stderr) = common::run_cli(&["check", path, "--threads", "0"]);
     assert_eq!(code, 2, "{stderr}");
 }
+
+#[test]
+fn folders_and_several_inputs_give_the_same_report_with_helpers() {
+    // The CLI's helpers reopen every path it was given: a folder is walked again, several
+    // inputs are placed side by side again under their names.
+    let zip = common::fixture("warehouses/java09_lookup_nowait.zip");
+    let other = common::fixture("warehouses/java09_d_crash_between_append_and_compact.zip");
+    let dir = std::env::temp_dir().join(format!("prv-prefetch-dir-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let artifact = common::open(&zip);
+    for f in artifact.files() {
+        let target = dir.join(&f.path);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::write(&target, artifact.read(&f.path, u64::MAX).unwrap()).unwrap();
+    }
+    let run = |paths: &[&str], threads: &str| {
+        let mut args = vec!["check"];
+        args.extend_from_slice(paths);
+        args.extend([
+            "--format",
+            "json",
+            "--now",
+            "1800000000000",
+            "--threads",
+            threads,
+        ]);
+        let (code, stdout, stderr) = common::run_cli(&args);
+        assert!(code == 0 || code == 1, "{stderr}");
+        stdout
+    };
+    let dir_s = dir.to_str().unwrap();
+    let other_s = other.to_str().unwrap();
+    for paths in [vec![dir_s], vec![dir_s, other_s]] {
+        let one = run(&paths, "1");
+        assert!(one.contains("manifestsDecoded"), "{one}");
+        assert_eq!(one, run(&paths, "2"), "{paths:?}");
+        assert_eq!(one, run(&paths, "3"), "{paths:?}");
+    }
+    // And through the library, every candidate taken from a helper's walk of the folder.
+    let d = dir.clone();
+    let (plain, prefetched, stats) =
+        both_ways(&Limits::default(), 1, Start::HelpersFirst, move |l| {
+            open_path(&d, l)
+        });
+    assert_eq!(plain, prefetched);
+    assert!(stats.taken > 10, "{stats:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
