@@ -337,12 +337,8 @@ impl Artifact {
         } else {
             "max-entry-bytes"
         };
-        let max = max.min(self.limits.max_entry_bytes);
         let mut stats = self.stats.get();
-        let remaining_total = self
-            .limits
-            .max_total_bytes
-            .saturating_sub(stats.bytes_inflated);
+        let (max, remaining_total) = self.read_allowance(max);
         if remaining_total == 0 {
             return Err(Error::limit(
                 "max-total-bytes",
@@ -353,7 +349,6 @@ impl Artifact {
             )
             .in_file(&entry.path));
         }
-        let max = max.min(remaining_total);
         if entry.size > max {
             return Err(Error::limit(
                 if max == remaining_total {
@@ -388,6 +383,20 @@ impl Artifact {
         Ok(bytes)
     }
 
+    /// The most a whole-content read asking for at most `max` bytes may deliver now (`max`
+    /// within `max-entry-bytes` and what the run's `max-total-bytes` leaves), and what
+    /// `max-total-bytes` leaves.
+    fn read_allowance(&self, max: u64) -> (u64, u64) {
+        let remaining_total = self
+            .limits
+            .max_total_bytes
+            .saturating_sub(self.stats.get().bytes_inflated);
+        (
+            max.min(self.limits.max_entry_bytes).min(remaining_total),
+            remaining_total,
+        )
+    }
+
     /// Counts a whole-content read of `entry` that delivered `len` bytes elsewhere (another
     /// thread's view of the same input, see [`crate::timeline::prefetch`]) as if
     /// [`Artifact::read_entry`] with `max` had delivered them here, provided it would have: the
@@ -397,11 +406,7 @@ impl Artifact {
     /// with its directory is dropped.
     pub fn count_read_elsewhere(&self, entry: &FileEntry, max: u64, len: u64) -> bool {
         let mut stats = self.stats.get();
-        let remaining_total = self
-            .limits
-            .max_total_bytes
-            .saturating_sub(stats.bytes_inflated);
-        let max = max.min(self.limits.max_entry_bytes).min(remaining_total);
+        let (max, remaining_total) = self.read_allowance(max);
         if remaining_total == 0 || entry.size > max || len > max {
             return false;
         }

@@ -82,15 +82,19 @@ impl<'p> ManifestStore<'p> {
         }
     }
 
-    /// The file at `path` as decoded ahead, if it is a manifest list (`list`) or a manifest
-    /// (`!list`), counted as if read and decoded here. `None` when it was not decoded ahead or
-    /// counting it here would meet a run-wide limit: the caller then decodes it, and meets that
-    /// limit exactly as without prefetching.
-    fn take_prefetched(&mut self, artifact: &Artifact, path: &str, list: bool) -> Option<Decoded> {
+    /// The file at `path` as decoded ahead, if `kind` accepts what it was decoded as
+    /// ([`Decoded::into_list`], [`Decoded::into_manifest`]), counted as if read and decoded
+    /// here. `None` when it was not decoded ahead, was decoded as something else, or counting it
+    /// here would meet a run-wide limit: the caller then decodes it, and meets that limit
+    /// exactly as without prefetching.
+    fn take_prefetched<T>(
+        &mut self,
+        artifact: &Artifact,
+        path: &str,
+        kind: fn(Decoded) -> Option<T>,
+    ) -> Option<T> {
         let prefetched = self.prefetch?.take(path)?;
-        if matches!(prefetched.decoded, Decoded::List(_)) != list {
-            return None;
-        }
+        let decoded = kind(prefetched.decoded)?;
         let entry = artifact.get(path)?;
         let limits = artifact.limits();
         if !self
@@ -102,7 +106,8 @@ impl<'p> ManifestStore<'p> {
         }
         self.cache
             .count_decompressed_elsewhere(prefetched.bytes_decompressed);
-        Some(prefetched.decoded)
+        self.decoded += 1;
+        Some(decoded)
     }
 
     fn read(artifact: &Artifact, path: &str) -> Result<Vec<u8>, Unusable> {
@@ -120,18 +125,15 @@ impl<'p> ManifestStore<'p> {
             self.hits += 1;
             return r.clone();
         }
-        if let Some(Decoded::List(names)) = self.take_prefetched(artifact, path, true) {
-            self.decoded += 1;
-            let r = Ok(Rc::new(names));
-            self.lists.insert(path.to_string(), r.clone());
-            return r;
+        let r = match self.take_prefetched(artifact, path, Decoded::into_list) {
+            Some(names) => Ok(names),
+            None => Self::read(artifact, path).and_then(|bytes| {
+                self.decoded += 1;
+                read_manifest_names(&bytes, &mut self.cache, artifact.limits())
+                    .map_err(|e| Unusable::Unreadable(e.in_file(path)))
+            }),
         }
-        let r = Self::read(artifact, path).and_then(|bytes| {
-            self.decoded += 1;
-            read_manifest_names(&bytes, &mut self.cache, artifact.limits())
-                .map(Rc::new)
-                .map_err(|e| Unusable::Unreadable(e.in_file(path)))
-        });
+        .map(Rc::new);
         self.lists.insert(path.to_string(), r.clone());
         r
     }
@@ -146,19 +148,15 @@ impl<'p> ManifestStore<'p> {
             self.hits += 1;
             return r.clone();
         }
-        if let Some(Decoded::Manifest(entries)) = self.take_prefetched(artifact, path, false) {
-            self.decoded += 1;
-            let r: Result<Rc<[EntryRef]>, Unusable> =
-                Ok(entries.into_iter().map(Rc::new).collect::<Vec<_>>().into());
-            self.manifests.insert(path.to_string(), r.clone());
-            return r;
+        let r = match self.take_prefetched(artifact, path, Decoded::into_manifest) {
+            Some(entries) => Ok(entries),
+            None => Self::read(artifact, path).and_then(|bytes| {
+                self.decoded += 1;
+                read_manifest(&bytes, &mut self.cache, artifact.limits())
+                    .map_err(|e| Unusable::Unreadable(e.in_file(path)))
+            }),
         }
-        let r = Self::read(artifact, path).and_then(|bytes| {
-            self.decoded += 1;
-            read_manifest(&bytes, &mut self.cache, artifact.limits())
-                .map(|v| v.into_iter().map(Rc::new).collect::<Vec<_>>().into())
-                .map_err(|e| Unusable::Unreadable(e.in_file(path)))
-        });
+        .map(|v| v.into_iter().map(Rc::new).collect::<Vec<_>>().into());
         self.manifests.insert(path.to_string(), r.clone());
         r
     }

@@ -33,6 +33,24 @@ pub enum Decoded {
     Manifest(Vec<ManifestEntry>),
 }
 
+impl Decoded {
+    /// The manifest list's names, if it was decoded as one.
+    pub fn into_list(self) -> Option<ManifestNames> {
+        match self {
+            Decoded::List(names) => Some(names),
+            Decoded::Manifest(_) => None,
+        }
+    }
+
+    /// The manifest's entries, if it was decoded as one.
+    pub fn into_manifest(self) -> Option<Vec<ManifestEntry>> {
+        match self {
+            Decoded::Manifest(entries) => Some(entries),
+            Decoded::List(_) => None,
+        }
+    }
+}
+
 /// A file decoded ahead, with what reading it cost, to be counted when it is taken.
 #[derive(Debug)]
 pub struct Prefetched {
