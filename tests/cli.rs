@@ -158,14 +158,7 @@ fn unreadable_input_and_bad_usage_exit_2() {
 fn a_directory_gives_the_same_tables_as_its_zip() {
     let zip = fixture("warehouses/java09_c_split_commits.zip");
     let dir = std::env::temp_dir().join(format!("prv-dir-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    // Extract with the library's own reader (every entry, byte for byte).
-    let artifact = common::open(&zip);
-    for f in artifact.files() {
-        let target = dir.join(&f.path);
-        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-        std::fs::write(&target, artifact.read(&f.path, u64::MAX).unwrap()).unwrap();
-    }
+    common::extract(&zip, &dir);
     let (code, from_dir, _) = run(&["check", dir.to_str().unwrap(), "--format", "json"]);
     let (_, from_zip, _) = run(&["check", zip.to_str().unwrap(), "--format", "json"]);
     assert_eq!(code, 0);

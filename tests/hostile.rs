@@ -19,7 +19,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::zipwriter::{write_zip, Entry, EntryData};
-use common::{avro_long, fixture, open, read_avro_long};
+use common::{avro_long, fixture, fixture_entries, read_avro_long};
 
 /// Address space the CLI may use in these tests (KiB). Generous for the process's own
 /// mappings, far below what a bomb would need.
@@ -148,22 +148,6 @@ impl Drop for Scratch {
 
 const CRASH: &str = "warehouses/java09_d_crash_between_append_and_compact.zip";
 const TABLE: &str = "java09_d_crash_between_append_and_compact/db.db/lk_crash";
-
-/// The entries of a real fixture, with `edit` applied to each (path, bytes); `None` drops it.
-fn fixture_entries(
-    rel: &str,
-    mut edit: impl FnMut(&str, Vec<u8>) -> Option<Vec<u8>>,
-) -> Vec<Entry> {
-    let a = open(&fixture(rel));
-    let mut out = Vec::new();
-    for f in a.files() {
-        let bytes = a.read(&f.path, u64::MAX).unwrap();
-        if let Some(b) = edit(&f.path, bytes) {
-            out.push(Entry::new(&f.path, b));
-        }
-    }
-    out
-}
 
 fn fixture_zip_bytes(rel: &str) -> Vec<u8> {
     std::fs::read(fixture(rel)).unwrap()

@@ -15,7 +15,6 @@ use std::path::Path;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use common::zipwriter::{self, Entry};
 use prv::source::{native, Artifact, Input};
 use prv::timeline::prefetch::{PrefetchStats, ThreadedPrefetch};
 use prv::{analyze, analyze_prefetched, AnalysisOptions, Limits};
@@ -139,61 +138,41 @@ fn a_run_wide_limit_is_met_at_the_same_file_with_helpers() {
     }
 }
 
-/// The entries of a fixture zip, as an in-memory copy can rewrite them.
-fn fixture_entries(rel: &str) -> Vec<(String, Vec<u8>)> {
-    let artifact = open_path(&common::fixture(rel), &Limits::default()).expect("open");
-    artifact
-        .files()
-        .iter()
-        .map(|f| {
-            let bytes = artifact.read_entry(f, u64::MAX).expect("read");
-            (f.path.clone(), bytes)
-        })
-        .collect()
-}
-
-fn zip_of(entries: &[(String, Vec<u8>)]) -> Vec<u8> {
-    let entries: Vec<Entry> = entries
-        .iter()
-        .map(|(p, b)| Entry::new(p, b.clone()))
-        .collect();
-    let mut bytes = Vec::new();
-    zipwriter::write_zip(&mut bytes, &entries).expect("write zip");
-    bytes
+/// Whether `path` is a manifest list or manifest in a `manifest/` directory.
+fn is_manifest(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or_default();
+    path.contains("/manifest/") && name.starts_with("manifest-")
 }
 
 #[test]
 fn damaged_manifests_are_reported_the_same_with_helpers() {
-    let mut entries = fixture_entries("warehouses/java09_lookup_nowait.zip");
     let mut damaged = 0;
-    for (path, bytes) in &mut entries {
-        let name = path.rsplit('/').next().unwrap_or_default();
-        if !path.contains("/manifest/") || !name.starts_with("manifest-") {
-            continue;
-        }
-        damaged += 1;
-        match damaged % 3 {
-            // A truncated file, a flipped byte in the last block, a wrong sync marker.
-            0 => bytes.truncate(bytes.len() / 2),
-            1 => {
-                let at = bytes.len().saturating_sub(20);
-                if let Some(b) = bytes.get_mut(at) {
-                    *b ^= 0x5a;
+    let entries =
+        common::fixture_entries("warehouses/java09_lookup_nowait.zip", |path, mut bytes| {
+            if !is_manifest(path) || damaged >= 12 {
+                return Some(bytes);
+            }
+            damaged += 1;
+            match damaged % 3 {
+                // A truncated file, a flipped byte in the last block, a wrong sync marker.
+                0 => bytes.truncate(bytes.len() / 2),
+                1 => {
+                    let at = bytes.len().saturating_sub(20);
+                    if let Some(b) = bytes.get_mut(at) {
+                        *b ^= 0x5a;
+                    }
+                }
+                _ => {
+                    let at = bytes.len().saturating_sub(1);
+                    if let Some(b) = bytes.get_mut(at) {
+                        *b ^= 0xff;
+                    }
                 }
             }
-            _ => {
-                let at = bytes.len().saturating_sub(1);
-                if let Some(b) = bytes.get_mut(at) {
-                    *b ^= 0xff;
-                }
-            }
-        }
-        if damaged >= 12 {
-            break;
-        }
-    }
+            Some(bytes)
+        });
     assert_eq!(damaged, 12);
-    let zip = Arc::new(zip_of(&entries));
+    let zip = Arc::new(common::zip_bytes(&entries));
     let (plain, prefetched, stats) = both_ways(&Limits::default(), 1, Start::HelpersFirst, {
         let zip = Arc::clone(&zip);
         move |l| open_bytes(&zip, l)
@@ -205,14 +184,15 @@ fn damaged_manifests_are_reported_the_same_with_helpers() {
 
 /// `bytes` (an Avro container file with one zstd block) rewritten as one deflate block holding
 /// its records `copies` times: a valid file whose blocks decompress to far more than its size.
-fn amplified(bytes: &[u8], copies: usize) -> Vec<u8> {
-    let h = prv::paimon::avro::read_header(bytes).expect("an Avro file");
+/// With the size they decompress to.
+fn amplified(bytes: Vec<u8>, copies: usize) -> (Vec<u8>, u64) {
+    let h = prv::paimon::avro::read_header(&bytes).expect("an Avro file");
     let mut pos = h.data_start;
     if pos >= bytes.len() {
-        return bytes.to_vec(); // no block
+        return (bytes, 0); // no block
     }
-    let count = common::read_avro_long(bytes, &mut pos);
-    let size = usize::try_from(common::read_avro_long(bytes, &mut pos)).expect("block size");
+    let count = common::read_avro_long(&bytes, &mut pos);
+    let size = usize::try_from(common::read_avro_long(&bytes, &mut pos)).expect("block size");
     let mut compressed = bytes.get(pos..pos + size).expect("block");
     let mut block = Vec::new();
     std::io::Read::read_to_end(
@@ -220,7 +200,8 @@ fn amplified(bytes: &[u8], copies: usize) -> Vec<u8> {
         &mut block,
     )
     .expect("zstd block");
-    let deflated = miniz_oxide::deflate::compress_to_vec(&block.repeat(copies), 6);
+    let records = block.repeat(copies);
+    let deflated = miniz_oxide::deflate::compress_to_vec(&records, 6);
     let mut out = b"Obj\x01".to_vec();
     common::avro_long(&mut out, 2);
     for (k, v) in [
@@ -238,7 +219,7 @@ fn amplified(bytes: &[u8], copies: usize) -> Vec<u8> {
     common::avro_long(&mut out, deflated.len() as i64);
     out.extend_from_slice(&deflated);
     out.extend_from_slice(&h.sync);
-    out
+    (out, records.len() as u64)
 }
 
 #[test]
@@ -246,28 +227,19 @@ fn the_run_wide_decompression_budget_is_met_at_the_same_file_with_helpers() {
     // Every manifest list and manifest holds its records 200 times over, deflated: the Avro
     // blocks of the run decompress to several times the bytes read, so `max-total-bytes` is
     // met by the decompressed blocks (counted when a helper's result is taken), not the reads.
-    let mut entries = fixture_entries("warehouses/java09_lookup_nowait.zip");
     let mut read = 0u64;
     let mut decompressed = 0u64;
-    for (path, bytes) in &mut entries {
+    let entries = common::fixture_entries("warehouses/java09_lookup_nowait.zip", |path, bytes| {
         read += bytes.len() as u64;
-        let name = path.rsplit('/').next().unwrap_or_default();
-        if path.contains("/manifest/") && name.starts_with("manifest-") {
-            *bytes = amplified(bytes, 200);
-            let h = prv::paimon::avro::read_header(bytes).expect("header");
-            let mut pos = h.data_start;
-            if pos >= bytes.len() {
-                continue;
-            }
-            common::read_avro_long(bytes, &mut pos);
-            let size = common::read_avro_long(bytes, &mut pos) as usize;
-            decompressed += miniz_oxide::inflate::decompress_to_vec(&bytes[pos..pos + size])
-                .expect("inflate")
-                .len() as u64;
+        if !is_manifest(path) {
+            return Some(bytes);
         }
-    }
+        let (bytes, blocks) = amplified(bytes, 200);
+        decompressed += blocks;
+        Some(bytes)
+    });
     assert!(decompressed > 4 * read, "{decompressed} vs {read}");
-    let zip = Arc::new(zip_of(&entries));
+    let zip = Arc::new(common::zip_bytes(&entries));
     for percent in [25, 50, 75] {
         let limits = Limits {
             max_total_bytes: decompressed * percent / 100,
@@ -311,24 +283,28 @@ fn helpers_that_cannot_open_the_input_change_nothing() {
     assert_eq!(panicking.stats().taken, 0);
 }
 
+/// The CLI's JSON report of `paths` with `--threads threads` and a fixed clock.
+fn cli_json(paths: &[&str], threads: &str) -> String {
+    let mut args = vec!["check"];
+    args.extend_from_slice(paths);
+    args.extend([
+        "--format",
+        "json",
+        "--now",
+        "1800000000000",
+        "--threads",
+        threads,
+    ]);
+    let (code, stdout, stderr) = common::run_cli(&args);
+    assert!(code == 0 || code == 1, "{stderr}");
+    stdout
+}
+
 #[test]
 fn the_cli_report_is_the_same_for_every_thread_count() {
     let path = common::fixture("warehouses/java09_lookup_nowait.zip");
     let path = path.to_str().expect("utf-8 path");
-    let run = |threads: &str| {
-        let (code, stdout, stderr) = common::run_cli(&[
-            "check",
-            path,
-            "--format",
-            "json",
-            "--now",
-            "1800000000000",
-            "--threads",
-            threads,
-        ]);
-        assert!(code == 0 || code == 1, "{stderr}");
-        stdout
-    };
+    let run = |threads: &str| cli_json(&[path], threads);
     let one = run("1");
     for threads in ["2", "4", "16"] {
         assert_eq!(one, run(threads), "--threads {threads}");
@@ -345,34 +321,14 @@ fn folders_and_several_inputs_give_the_same_report_with_helpers() {
     let other = common::fixture("warehouses/java09_d_crash_between_append_and_compact.zip");
     let dir = std::env::temp_dir().join(format!("prv-prefetch-dir-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let artifact = common::open(&zip);
-    for f in artifact.files() {
-        let target = dir.join(&f.path);
-        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-        std::fs::write(&target, artifact.read(&f.path, u64::MAX).unwrap()).unwrap();
-    }
-    let run = |paths: &[&str], threads: &str| {
-        let mut args = vec!["check"];
-        args.extend_from_slice(paths);
-        args.extend([
-            "--format",
-            "json",
-            "--now",
-            "1800000000000",
-            "--threads",
-            threads,
-        ]);
-        let (code, stdout, stderr) = common::run_cli(&args);
-        assert!(code == 0 || code == 1, "{stderr}");
-        stdout
-    };
+    common::extract(&zip, &dir);
     let dir_s = dir.to_str().unwrap();
     let other_s = other.to_str().unwrap();
     for paths in [vec![dir_s], vec![dir_s, other_s]] {
-        let one = run(&paths, "1");
+        let one = cli_json(&paths, "1");
         assert!(one.contains("manifestsDecoded"), "{one}");
-        assert_eq!(one, run(&paths, "2"), "{paths:?}");
-        assert_eq!(one, run(&paths, "3"), "{paths:?}");
+        assert_eq!(one, cli_json(&paths, "2"), "{paths:?}");
+        assert_eq!(one, cli_json(&paths, "3"), "{paths:?}");
     }
     // And through the library, every candidate taken from a helper's walk of the folder.
     let d = dir.clone();

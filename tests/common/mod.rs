@@ -26,11 +26,48 @@ pub fn open(path: &Path) -> Artifact {
     Artifact::open(vec![input], &limits).expect("open artifact")
 }
 
+/// `entries` written as a zip, in memory.
+pub fn zip_bytes(entries: &[zipwriter::Entry]) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    zipwriter::write_zip(&mut bytes, entries).expect("write zip");
+    bytes
+}
+
+/// The entries of the fixture `rel`, with `edit` applied to each (path, bytes); `None` drops it.
+pub fn fixture_entries(
+    rel: &str,
+    mut edit: impl FnMut(&str, Vec<u8>) -> Option<Vec<u8>>,
+) -> Vec<zipwriter::Entry> {
+    let a = open(&fixture(rel));
+    let mut out = Vec::new();
+    for f in a.files() {
+        let bytes = a.read(&f.path, u64::MAX).expect("read a fixture entry");
+        if let Some(b) = edit(&f.path, bytes) {
+            out.push(zipwriter::Entry::new(&f.path, b));
+        }
+    }
+    out
+}
+
+/// Writes every entry of the zip at `zip` under `dir`, byte for byte (read with the library's
+/// own reader): the zip as a folder input.
+pub fn extract(zip: &Path, dir: &Path) {
+    let artifact = open(zip);
+    for f in artifact.files() {
+        let target = dir.join(&f.path);
+        std::fs::create_dir_all(target.parent().expect("a parent")).expect("create a folder");
+        std::fs::write(
+            &target,
+            artifact.read(&f.path, u64::MAX).expect("read an entry"),
+        )
+        .expect("write a file");
+    }
+}
+
 /// An artifact made in memory: `entries` written as a zip named `name`, opened with the
 /// default limits.
 pub fn zip_artifact(name: &str, entries: &[zipwriter::Entry]) -> Artifact {
-    let mut bytes = Vec::new();
-    zipwriter::write_zip(&mut bytes, entries).expect("write zip");
+    let bytes = zip_bytes(entries);
     Artifact::open(
         vec![Input::Zip {
             name: name.into(),
