@@ -16,8 +16,12 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use prv::source::{native, Artifact, Input};
-use prv::timeline::prefetch::{PrefetchStats, ThreadedPrefetch};
-use prv::{analyze, analyze_prefetched, AnalysisOptions, Limits};
+use prv::timeline::prefetch::wire::{self, BatchWriter};
+use prv::timeline::prefetch::{
+    ahead_limits, decode_ahead, split_in_two, Decoded, Prefetch, PrefetchStats, PrefetchedFiles,
+    ThreadedPrefetch,
+};
+use prv::{analyze, analyze_prefetched, run_prefetched, AnalysisOptions, Limits};
 
 /// A fixed clock, so that two runs of the same input are comparable.
 fn options(limits: &Limits) -> AnalysisOptions {
@@ -339,4 +343,125 @@ fn folders_and_several_inputs_give_the_same_report_with_helpers() {
     assert_eq!(plain, prefetched);
     assert!(stats.taken > 10, "{stats:?}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The page's two workers, emulated: the analysis worker decodes the older half of the
+/// candidates itself, a helper (its own view of the input) decodes the rest and sends them as a
+/// [`wire`] batch, then the analysis runs on both. Returns the JSON report without and with the
+/// split, and the files the helper sent.
+fn split_ways(
+    limits: &Limits,
+    open: &dyn Fn(&Limits) -> prv::Result<Artifact>,
+) -> (String, String, usize) {
+    let options = options(limits);
+    let plain = match open(limits) {
+        Ok(artifact) => prv::report::json::render(&analyze(&artifact, &options, &mut |_| {})),
+        Err(e) => panic!("open: {e}"),
+    };
+    // The helper's side: only a batch of bytes leaves it.
+    let batch = {
+        let artifact = open(&ahead_limits(limits)).expect("the helper opens the input");
+        let (_, theirs) = split_in_two(&artifact);
+        let decoded = PrefetchedFiles::new();
+        decoded.decode(&artifact, &theirs, limits, &mut |_| {});
+        let mut writer = BatchWriter::new();
+        for path in &theirs {
+            if let Some(file) = decoded.take(path) {
+                writer.push(path, &file);
+            }
+        }
+        writer.finish()
+    };
+    let artifact = open(limits).expect("open");
+    let (own, theirs) = split_in_two(&artifact);
+    let files = PrefetchedFiles::new();
+    files.decode(&artifact, &own, limits, &mut |_| {});
+    let received = wire::read_batch(&batch).expect("the batch reads back");
+    let sent = received.len();
+    assert!(sent <= theirs.len());
+    files.extend(received);
+    let analysis = run_prefetched(&artifact, &options, &files, &mut |_| {});
+    (plain, prv::report::json::render(&analysis.report), sent)
+}
+
+#[test]
+fn the_pages_two_workers_give_the_same_report_on_every_fixture() {
+    let limits = Limits::default();
+    let mut sent = 0;
+    for path in common::all_fixture_zips() {
+        let (plain, split, n) = split_ways(&limits, &|l| open_path(&path, l));
+        assert_eq!(plain, split, "{}", path.display());
+        sent += n;
+    }
+    // Not a test of nothing: thousands of files crossed as bytes.
+    assert!(sent > 500, "only {sent} files were sent by the helper");
+}
+
+#[test]
+fn the_pages_two_workers_meet_limits_and_damage_at_the_same_file() {
+    let path = common::fixture("warehouses/java09_lookup_nowait.zip");
+    let full = {
+        let artifact = open_path(&path, &Limits::default()).expect("open");
+        analyze(&artifact, &options(&Limits::default()), &mut |_| {}).stats
+    };
+    for percent in [20, 50, 80, 95] {
+        let limits = Limits {
+            max_total_bytes: full.bytes_inflated * percent / 100,
+            ..Limits::default()
+        };
+        let (plain, split, sent) = split_ways(&limits, &|l| open_path(&path, l));
+        assert_eq!(plain, split, "max-total-bytes at {percent}%");
+        assert!(plain.contains("max-total-bytes"), "{percent}%: not met");
+        assert!(sent > 0);
+    }
+    // Damaged manifests in both halves: the worker that asks decodes them and reports them.
+    let mut n = 0;
+    let entries =
+        common::fixture_entries("warehouses/java09_lookup_nowait.zip", |path, mut bytes| {
+            if is_manifest(path) {
+                n += 1;
+                if n % 7 == 0 {
+                    bytes.truncate(bytes.len() / 2);
+                }
+            }
+            Some(bytes)
+        });
+    let zip = common::zip_bytes(&entries);
+    let (plain, split, sent) = split_ways(&Limits::default(), &|l| open_bytes(&zip, l));
+    assert_eq!(plain, split);
+    assert!(plain.contains("unreadable-file"), "{plain}");
+    assert!(sent > 0);
+}
+
+#[test]
+fn every_fixture_manifest_crosses_the_wire_unchanged() {
+    let limits = ahead_limits(&Limits::default());
+    let mut files = 0;
+    for path in common::all_fixture_zips() {
+        let artifact = open_path(&path, &limits).expect("open");
+        let paths = prv::timeline::prefetch::candidates(&artifact);
+        let mut cache = prv::paimon::avro::AvroSchemaCache::new();
+        let decoded: Vec<_> = paths
+            .iter()
+            .filter_map(|p| decode_ahead(&artifact, p, &mut cache, &limits).map(|d| (*p, d)))
+            .collect();
+        let mut writer = BatchWriter::new();
+        for (p, d) in &decoded {
+            writer.push(p, d);
+        }
+        let back = wire::read_batch(&writer.finish()).expect("reads back");
+        assert_eq!(back.len(), decoded.len());
+        for ((p, d), (q, e)) in decoded.iter().zip(&back) {
+            assert_eq!(p, q);
+            assert_eq!(d.bytes_read, e.bytes_read);
+            assert_eq!(d.bytes_decompressed, e.bytes_decompressed);
+            match (&d.decoded, &e.decoded) {
+                (Decoded::List(a), Decoded::List(b)) => assert_eq!(a, b, "{p}"),
+                (Decoded::Manifest(a), Decoded::Manifest(b)) => assert_eq!(a, b, "{p}"),
+                _ => panic!("{p}: the kind changed"),
+            }
+        }
+        files += back.len();
+    }
+    assert!(files > 1_000, "{files}");
 }
