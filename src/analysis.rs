@@ -212,24 +212,13 @@ pub fn analyze_prefetched(
     prefetch: &dyn Prefetch,
     progress: &mut dyn FnMut(&Progress),
 ) -> Report {
-    run_prefetched(artifact, options, prefetch, progress).report
-}
-
-/// [`run`], taking manifest lists and manifests that `prefetch` decoded ahead (the page's
-/// workers: [`crate::timeline::prefetch::PrefetchedFiles`]). The report is the same, byte for
-/// byte, counters included.
-pub fn run_prefetched(
-    artifact: &Artifact,
-    options: &AnalysisOptions,
-    prefetch: &dyn Prefetch,
-    progress: &mut dyn FnMut(&Progress),
-) -> Analysis {
     run_with(
         artifact,
         options,
         ManifestStore::with_prefetch(prefetch),
         progress,
     )
+    .report
 }
 
 /// Analyses an opened artifact and keeps what the report was built from.

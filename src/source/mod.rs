@@ -360,48 +360,27 @@ impl Artifact {
             )
             .in_file(&entry.path));
         }
-        let bytes = self.read_content(entry, max)?;
-        stats.files_read += 1;
-        stats.bytes_inflated += bytes.len() as u64;
-        self.stats.set(stats);
-        Ok(bytes)
-    }
-
-    /// Reads a file's whole content ahead of the analysis, counting it nowhere: for decoding
-    /// manifests ahead ([`crate::timeline::prefetch`]), where the read is counted when the
-    /// decoded file is taken ([`Artifact::count_read_elsewhere`]), in the analysis's order.
-    /// Refuses what `max` (within `max-entry-bytes`) and the zip's own checks refuse; the run's
-    /// `max-total-bytes` is not consulted.
-    pub fn read_entry_ahead(&self, entry: &FileEntry, max: u64) -> Result<Vec<u8>> {
-        let max = max.min(self.limits.max_entry_bytes);
-        if entry.size > max {
-            return Err(Error::limit(
-                "max-entry-bytes",
-                format!("the file is {} bytes, more than {max} allowed", entry.size),
-            )
-            .in_file(&entry.path));
-        }
-        self.read_content(entry, max)
-    }
-
-    fn read_content(&self, entry: &FileEntry, max: u64) -> Result<Vec<u8>> {
-        match entry.location {
+        let bytes = match entry.location {
             Location::Zip { container, index } => {
                 let zip = self.zips.get(container).ok_or_else(|| {
                     Error::io("internal: unknown zip container").in_file(&entry.path)
                 })?;
                 zip.borrow_mut()
                     .read(index, max, &self.limits)
-                    .map_err(|e| e.in_file(&entry.path))
+                    .map_err(|e| e.in_file(&entry.path))?
             }
             Location::Host { index } => {
                 let data = self
                     .host_files
                     .get(index)
                     .ok_or_else(|| Error::io("internal: unknown host file").in_file(&entry.path))?;
-                read_all(data.as_ref(), max).map_err(|e| e.in_file(&entry.path))
+                read_all(data.as_ref(), max).map_err(|e| e.in_file(&entry.path))?
             }
-        }
+        };
+        stats.files_read += 1;
+        stats.bytes_inflated += bytes.len() as u64;
+        self.stats.set(stats);
+        Ok(bytes)
     }
 
     /// The most a whole-content read asking for at most `max` bytes may deliver now (`max`

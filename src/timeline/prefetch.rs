@@ -21,16 +21,8 @@
 //! so the two meet in the middle and rarely wait on each other; a file the analysis asks for
 //! that no helper has started is decoded by the analysis at once.
 
-use std::cell::RefCell;
-use std::collections::HashMap;
-
-use crate::limits::Limits;
-use crate::paimon::avro::AvroSchemaCache;
-use crate::paimon::manifest::{read_manifest, ManifestEntry};
-use crate::paimon::manifest_list::{read_manifest_names, ManifestNames};
-use crate::source::Artifact;
-
-pub mod wire;
+use crate::paimon::manifest::ManifestEntry;
+use crate::paimon::manifest_list::ManifestNames;
 
 /// A metadata file decoded ahead.
 #[derive(Debug)]
@@ -86,134 +78,6 @@ pub fn is_candidate(path: &str) -> bool {
     dir_name == "manifest" && name.starts_with("manifest-")
 }
 
-/// The artifact's candidates, oldest first (by modification time, then path): about the order
-/// in which the analysis asks for them.
-pub fn candidates(artifact: &Artifact) -> Vec<&str> {
-    let mut listed: Vec<(i64, &str)> = artifact
-        .files()
-        .iter()
-        .filter(|f| is_candidate(&f.path))
-        .map(|f| {
-            let time = f.modified.map_or(i64::MIN, |t| t.to_utc_millis(None));
-            (time, f.path.as_str())
-        })
-        .collect();
-    listed.sort_unstable();
-    listed.into_iter().map(|(_, path)| path).collect()
-}
-
-/// The candidates split between two workers that share no memory (the page's): the oldest
-/// ones up to half of the candidates' stored bytes, for the worker that then runs the analysis
-/// (it asks oldest first), and the newer rest, for a helper. Both workers compute the same split
-/// from the same input.
-pub fn split_in_two(artifact: &Artifact) -> (Vec<&str>, Vec<&str>) {
-    let paths = candidates(artifact);
-    let size = |path: &str| artifact.get(path).map_or(0, |f| f.stored_size);
-    let total: u64 = paths.iter().map(|p| size(p)).sum();
-    let mut own = 0u64;
-    let at = paths
-        .iter()
-        .position(|p| {
-            own += size(p);
-            own > total / 2
-        })
-        .unwrap_or(paths.len());
-    let (first, second) = paths.split_at(at);
-    (first.to_vec(), second.to_vec())
-}
-
-/// Decodes one candidate the way the [`super::files::ManifestStore`] would, counting the read
-/// nowhere ([`Artifact::read_entry_ahead`]: the read and the decompression are counted when
-/// the result is taken); `None` on any failure (the store then decodes it itself and reports
-/// the failure).
-pub fn decode_ahead(
-    artifact: &Artifact,
-    path: &str,
-    cache: &mut AvroSchemaCache,
-    limits: &Limits,
-) -> Option<Prefetched> {
-    let entry = artifact.get(path)?;
-    let bytes = artifact
-        .read_entry_ahead(entry, limits.max_entry_bytes)
-        .ok()?;
-    let before = cache.bytes_decompressed();
-    let (_, name) = crate::warehouse::split_parent(path);
-    let decoded = if name.starts_with("manifest-list-") {
-        Decoded::List(read_manifest_names(&bytes, cache, limits).ok()?)
-    } else {
-        Decoded::Manifest(read_manifest(&bytes, cache, limits).ok()?)
-    };
-    Some(Prefetched {
-        decoded,
-        bytes_read: bytes.len() as u64,
-        bytes_decompressed: cache.bytes_decompressed().saturating_sub(before),
-    })
-}
-
-/// The limits a decode ahead runs under: the analysis's, without the run-wide `max-total-bytes`
-/// (counted when a result is taken, in the analysis's order).
-pub fn ahead_limits(limits: &Limits) -> Limits {
-    let mut limits = limits.clone();
-    limits.max_total_bytes = u64::MAX;
-    limits
-}
-
-/// Files decoded ahead on the same thread, or received from another worker, each taken once:
-/// the page's [`Prefetch`] (its workers share no memory, so they decode in turns: see
-/// `web/src/worker.rs`).
-#[derive(Debug, Default)]
-pub struct PrefetchedFiles {
-    files: RefCell<HashMap<String, Prefetched>>,
-}
-
-impl PrefetchedFiles {
-    /// None yet.
-    pub fn new() -> PrefetchedFiles {
-        PrefetchedFiles::default()
-    }
-
-    /// Decodes `paths` of `artifact` (those a decode fails on are left to the analysis), with
-    /// `on_file` called after each.
-    pub fn decode(
-        &self,
-        artifact: &Artifact,
-        paths: &[&str],
-        limits: &Limits,
-        on_file: &mut dyn FnMut(usize),
-    ) {
-        let limits = ahead_limits(limits);
-        let mut cache = AvroSchemaCache::new();
-        let mut files = self.files.borrow_mut();
-        for (i, path) in paths.iter().enumerate() {
-            if let Some(p) = decode_ahead(artifact, path, &mut cache, &limits) {
-                files.insert(path.to_string(), p);
-            }
-            on_file(i + 1);
-        }
-    }
-
-    /// Adds files decoded elsewhere (a [`wire::read_batch`]).
-    pub fn extend(&self, files: impl IntoIterator<Item = (String, Prefetched)>) {
-        self.files.borrow_mut().extend(files);
-    }
-
-    /// Files not taken yet.
-    pub fn len(&self) -> usize {
-        self.files.borrow().len()
-    }
-
-    /// Whether every file was taken (or none added).
-    pub fn is_empty(&self) -> bool {
-        self.files.borrow().is_empty()
-    }
-}
-
-impl Prefetch for PrefetchedFiles {
-    fn take(&self, path: &str) -> Option<Prefetched> {
-        self.files.borrow_mut().remove(path)
-    }
-}
-
 #[cfg(not(target_arch = "wasm32"))]
 pub use threaded::{PrefetchStats, ThreadedPrefetch};
 
@@ -224,10 +88,12 @@ mod threaded {
     use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
     use std::thread::JoinHandle;
 
-    use super::{ahead_limits, candidates, decode_ahead, Prefetch, Prefetched};
+    use super::{is_candidate, Decoded, Prefetch, Prefetched};
     use crate::error::Result;
     use crate::limits::Limits;
     use crate::paimon::avro::AvroSchemaCache;
+    use crate::paimon::manifest::read_manifest;
+    use crate::paimon::manifest_list::read_manifest_names;
     use crate::source::Artifact;
 
     /// How many candidates a helper may decode ahead of the analysis before it waits for the
@@ -285,10 +151,17 @@ mod threaded {
         fn publish(&self, artifact: &Artifact) -> &Candidates {
             let mut state = self.lock();
             self.candidates.get_or_init(|| {
-                let paths: Vec<String> = candidates(artifact)
-                    .into_iter()
-                    .map(str::to_string)
+                let mut listed: Vec<(i64, &str)> = artifact
+                    .files()
+                    .iter()
+                    .filter(|f| is_candidate(&f.path))
+                    .map(|f| {
+                        let time = f.modified.map_or(i64::MIN, |t| t.to_utc_millis(None));
+                        (time, f.path.as_str())
+                    })
                     .collect();
+                listed.sort_unstable();
+                let paths: Vec<String> = listed.iter().map(|(_, p)| p.to_string()).collect();
                 let index = paths
                     .iter()
                     .enumerate()
@@ -393,7 +266,8 @@ mod threaded {
                 }),
                 changed: Condvar::new(),
             });
-            let limits = ahead_limits(limits);
+            let mut limits = limits.clone();
+            limits.max_total_bytes = u64::MAX;
             let open = Arc::new(open);
             let handles = (0..helpers)
                 .filter_map(|n| {
@@ -467,7 +341,7 @@ mod threaded {
                 .map(String::as_str)
                 .unwrap_or_default();
             let result = catch_unwind(AssertUnwindSafe(|| {
-                decode_ahead(artifact, path, &mut cache, limits)
+                decode(artifact, path, &mut cache, limits)
             }));
             let result = match result {
                 Ok(r) => r,
@@ -479,6 +353,30 @@ mod threaded {
             };
             shared.finish(i, result);
         }
+    }
+
+    /// Decodes one candidate the way the [`super::super::files::ManifestStore`] would;
+    /// `None` on any failure (the store then decodes it and reports the failure).
+    fn decode(
+        artifact: &Artifact,
+        path: &str,
+        cache: &mut AvroSchemaCache,
+        limits: &Limits,
+    ) -> Option<Prefetched> {
+        let entry = artifact.get(path)?;
+        let bytes = artifact.read_entry(entry, limits.max_entry_bytes).ok()?;
+        let before = cache.bytes_decompressed();
+        let (_, name) = crate::warehouse::split_parent(path);
+        let decoded = if name.starts_with("manifest-list-") {
+            Decoded::List(read_manifest_names(&bytes, cache, limits).ok()?)
+        } else {
+            Decoded::Manifest(read_manifest(&bytes, cache, limits).ok()?)
+        };
+        Some(Prefetched {
+            decoded,
+            bytes_read: bytes.len() as u64,
+            bytes_decompressed: cache.bytes_decompressed().saturating_sub(before),
+        })
     }
 
     impl Prefetch for ThreadedPrefetch {
