@@ -25,3 +25,8 @@ pub mod spawn;
 pub mod state;
 pub mod timeline;
 pub mod worker;
+
+// Links `memcmp`/`bcmp` that compare eight bytes at a time (see `web/mem`): every string and
+// slice comparison of the core in wasm goes through them.
+#[cfg(target_arch = "wasm32")]
+use prv_wasm_mem as _;

@@ -234,3 +234,64 @@ fn warming_analyses_the_bundled_example_within_its_bounds() {
         Ok(Command::Warm { millis }) if millis == 400.0
     ));
 }
+
+/// The byte-by-byte order of two equal-length slices, without calling `memcmp`.
+fn reference_order(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+    for i in 0..a.len() {
+        if a[i] != b[i] {
+            return if a[i] < b[i] {
+                std::cmp::Ordering::Less
+            } else {
+                std::cmp::Ordering::Greater
+            };
+        }
+    }
+    std::cmp::Ordering::Equal
+}
+
+#[wasm_bindgen_test]
+fn slice_comparisons_use_a_correct_memcmp() {
+    // In wasm every `==` and `cmp` of byte slices and strings calls the `memcmp`/`bcmp` that
+    // web/mem links in place of Rust's byte-by-byte fallback: a difference at any position, in
+    // any byte value, orders as the bytes do, and only the first difference counts.
+    let mut checked = 0;
+    for len in 1..48usize {
+        let base: Vec<u8> = (0..len).map(|i| (i * 37 % 251) as u8).collect();
+        for at in 0..len {
+            for (lo, hi) in [(0u8, 1u8), (0x7f, 0x80), (0x00, 0xff), (0xfe, 0xff)] {
+                let mut x = base.clone();
+                let mut y = base.clone();
+                x[at] = lo;
+                y[at] = hi;
+                if at + 1 < len {
+                    x[at + 1] = 0xff;
+                    y[at + 1] = 0x00;
+                }
+                let (x, y) = (std::hint::black_box(x), std::hint::black_box(y));
+                assert_eq!(x.cmp(&y), reference_order(&x, &y), "len {len} at {at}");
+                assert_eq!(y.cmp(&x), reference_order(&y, &x), "len {len} at {at}");
+                assert!(x != y && x == x.clone());
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 4000);
+    // strings that share a long prefix, as zip paths do, sort as their bytes do
+    let paths: Vec<String> = (0..300u32)
+        .map(|i| {
+            let id = i.wrapping_mul(2_654_435_761);
+            format!(
+                "warehouse/db.db/orders/manifest/manifest-{id:08x}-{}",
+                i % 7
+            )
+        })
+        .collect();
+    let mut sorted = paths.clone();
+    sorted.sort();
+    let mut by_reference = paths;
+    by_reference.sort_by(|a, b| {
+        let n = a.len().min(b.len());
+        reference_order(&a.as_bytes()[..n], &b.as_bytes()[..n]).then(a.len().cmp(&b.len()))
+    });
+    assert_eq!(sorted, by_reference);
+}
