@@ -15,6 +15,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 
 use crate::error::Error;
+use crate::limits::Limits;
 use crate::paimon::avro::AvroSchemaCache;
 use crate::paimon::index_manifest::{read_index_manifest, IndexManifestEntry};
 use crate::paimon::manifest::{read_manifest, FileKind, ManifestEntry};
@@ -110,13 +111,23 @@ impl<'p> ManifestStore<'p> {
         Some(decoded)
     }
 
-    fn read(artifact: &Artifact, path: &str) -> Result<Vec<u8>, Unusable> {
+    /// Reads the file at `path` here and decodes it with `decode` (a manifest list, manifest or
+    /// index manifest reader), counting the decode.
+    fn decode<T>(
+        &mut self,
+        artifact: &Artifact,
+        path: &str,
+        decode: fn(&[u8], &mut AvroSchemaCache, &Limits) -> crate::Result<T>,
+    ) -> Result<T, Unusable> {
         let Some(entry) = artifact.get(path) else {
             return Err(Unusable::Missing);
         };
-        artifact
+        let bytes = artifact
             .read_entry(entry, artifact.limits().max_entry_bytes)
-            .map_err(Unusable::Unreadable)
+            .map_err(Unusable::Unreadable)?;
+        self.decoded += 1;
+        decode(&bytes, &mut self.cache, artifact.limits())
+            .map_err(|e| Unusable::Unreadable(e.in_file(path)))
     }
 
     /// The names of the manifests in the manifest list at `path` (an artifact path).
@@ -127,11 +138,7 @@ impl<'p> ManifestStore<'p> {
         }
         let r = match self.take_prefetched(artifact, path, Decoded::into_list) {
             Some(names) => Ok(names),
-            None => Self::read(artifact, path).and_then(|bytes| {
-                self.decoded += 1;
-                read_manifest_names(&bytes, &mut self.cache, artifact.limits())
-                    .map_err(|e| Unusable::Unreadable(e.in_file(path)))
-            }),
+            None => self.decode(artifact, path, read_manifest_names),
         }
         .map(Rc::new);
         self.lists.insert(path.to_string(), r.clone());
@@ -150,11 +157,7 @@ impl<'p> ManifestStore<'p> {
         }
         let r = match self.take_prefetched(artifact, path, Decoded::into_manifest) {
             Some(entries) => Ok(entries),
-            None => Self::read(artifact, path).and_then(|bytes| {
-                self.decoded += 1;
-                read_manifest(&bytes, &mut self.cache, artifact.limits())
-                    .map_err(|e| Unusable::Unreadable(e.in_file(path)))
-            }),
+            None => self.decode(artifact, path, read_manifest),
         }
         .map(|v| v.into_iter().map(Rc::new).collect::<Vec<_>>().into());
         self.manifests.insert(path.to_string(), r.clone());
@@ -171,12 +174,9 @@ impl<'p> ManifestStore<'p> {
             self.hits += 1;
             return r.clone();
         }
-        let r = Self::read(artifact, path).and_then(|bytes| {
-            self.decoded += 1;
-            read_index_manifest(&bytes, &mut self.cache, artifact.limits())
-                .map(Rc::from)
-                .map_err(|e| Unusable::Unreadable(e.in_file(path)))
-        });
+        let r = self
+            .decode(artifact, path, read_index_manifest)
+            .map(Rc::from);
         self.index_manifests.insert(path.to_string(), r.clone());
         r
     }

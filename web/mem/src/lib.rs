@@ -32,19 +32,9 @@ pub fn compare(a: &[u8], b: &[u8]) -> i32 {
     bytes(words_a.remainder(), words_b.remainder())
 }
 
-/// `bcmp`: whether `a` and `b` (of the same length) are equal.
+/// `bcmp`: whether `a` and `b` are equal.
 pub fn equal(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut words_a = a.chunks_exact(8);
-    let mut words_b = b.chunks_exact(8);
-    for (x, y) in (&mut words_a).zip(&mut words_b) {
-        if word(x) != word(y) {
-            return false;
-        }
-    }
-    bytes(words_a.remainder(), words_b.remainder()) == 0
+    a.len() == b.len() && compare(a, b) == 0
 }
 
 /// Eight bytes as one word (one `i64.load`; `chunks_exact(8)` only gives eight).
@@ -66,6 +56,23 @@ fn bytes(a: &[u8], b: &[u8]) -> i32 {
     0
 }
 
+/// The `n` bytes at `a` and at `b` as slices (`n > 0`).
+///
+/// # Safety
+///
+/// `a` and `b` must each be valid for reads of `n` bytes, and `n` must not be 0 (the C contract
+/// allows dangling pointers for 0 bytes, a slice does not).
+#[cfg(target_arch = "wasm32")]
+unsafe fn slices<'a>(a: *const u8, b: *const u8, n: usize) -> (&'a [u8], &'a [u8]) {
+    // SAFETY: the caller guarantees `n > 0` readable bytes at each pointer, so neither is null.
+    unsafe {
+        (
+            core::slice::from_raw_parts(a, n),
+            core::slice::from_raw_parts(b, n),
+        )
+    }
+}
+
 /// The C `memcmp`.
 ///
 /// # Safety
@@ -77,14 +84,8 @@ pub unsafe extern "C" fn memcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
     if n == 0 {
         return 0;
     }
-    // SAFETY: the caller guarantees `n` readable bytes at each pointer (and `n > 0`, so they are
-    // not null).
-    let (a, b) = unsafe {
-        (
-            core::slice::from_raw_parts(a, n),
-            core::slice::from_raw_parts(b, n),
-        )
-    };
+    // SAFETY: the C contract, and `n > 0`.
+    let (a, b) = unsafe { slices(a, b, n) };
     compare(a, b)
 }
 
@@ -99,13 +100,8 @@ pub unsafe extern "C" fn bcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
     if n == 0 {
         return 0;
     }
-    // SAFETY: as in `memcmp`.
-    let (a, b) = unsafe {
-        (
-            core::slice::from_raw_parts(a, n),
-            core::slice::from_raw_parts(b, n),
-        )
-    };
+    // SAFETY: the C contract, and `n > 0`.
+    let (a, b) = unsafe { slices(a, b, n) };
     i32::from(!equal(a, b))
 }
 
