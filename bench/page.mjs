@@ -267,6 +267,8 @@ async function runOnce(zip) {
       reads: stats.reads,
       readBytes: stats.bytes,
       readMs: stats.readMs,
+      asyncReads: stats.asyncReads ?? 0,
+      announcedBytes: stats.announcedBytes ?? 0,
       wasmMemoryBytes: stats.wasmMemoryBytes,
       coreMs: lastProgress !== undefined ? origin + lastProgress - stats.openedAt : null,
       replyMs: lastProgress !== undefined && done !== undefined ? done - lastProgress : null,
@@ -313,7 +315,7 @@ try {
       hadMeasure ||= s.source !== 'wall';
       const w = s.worker;
       const phases = w
-        ? `; worker start ${s.startupMs?.toFixed(0)} ms${s.startedInAdvance ? ` (at page load; warm-up ${s.warmMs?.toFixed(0)} ms)` : ''}, analysis ${w.coreMs?.toFixed(0)} ms of which ${w.reads} Blob reads ${w.readMs.toFixed(0)} ms (${(w.readBytes / 2 ** 20).toFixed(1)} MiB), report out ${w.replyMs?.toFixed(0)} ms, wasm memory ${(w.wasmMemoryBytes / 2 ** 20).toFixed(0)} MiB`
+        ? `; worker start ${s.startupMs?.toFixed(0)} ms${s.startedInAdvance ? ` (at page load; warm-up ${s.warmMs?.toFixed(0)} ms)` : ''}, analysis ${w.coreMs?.toFixed(0)} ms of which ${w.reads} Blob reads ${w.asyncReads ? `(${w.asyncReads} asynchronous, ${(w.announcedBytes / 2 ** 20).toFixed(1)} MiB announced) waited for ` : ''}${w.readMs.toFixed(0)} ms (${(w.readBytes / 2 ** 20).toFixed(1)} MiB), report out ${w.replyMs?.toFixed(0)} ms, wasm memory ${(w.wasmMemoryBytes / 2 ** 20).toFixed(0)} MiB`
         : '';
       process.stderr.write(`  page ${basename(zip)} run ${r + 1}: ${s.ms.toFixed(0)} ms (${s.source}), renderer peak ${(s.rendererPeakBytes / 2 ** 20).toFixed(0)} MiB (private ${(s.rendererPrivatePeakBytes / 2 ** 20).toFixed(0)} MiB; ${(s.rendererBaselineBytes / 2 ** 20).toFixed(0)} MiB before the file, ${(s.analysisPeakBytes / 2 ** 20).toFixed(0)} MiB until the worker is done), ${s.verdict}${phases}\n`);
     }

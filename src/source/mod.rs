@@ -33,6 +33,13 @@ pub trait RandomAccess {
     /// Fills `buf` with the bytes at `offset..offset + buf.len()`; an error if they are not all
     /// there.
     fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()>;
+    /// A hint: these byte ranges (`(offset, len)`), in this order, are about to be read, each
+    /// by one [`Self::read_exact_at`] of exactly that range. A source whose reads are slow round
+    /// trips (a browser `Blob`) can start them now and let them arrive while the analysis works
+    /// on something else; the hint does not change what a read returns. Ignored by default.
+    fn will_read(&self, ranges: &[(u64, u64)]) {
+        let _ = ranges;
+    }
 }
 
 impl RandomAccess for Vec<u8> {
@@ -94,6 +101,15 @@ impl RandomAccess for Slice {
             Some(end) if end <= self.len => self.inner.read_exact_at(self.offset + offset, buf),
             _ => Err(short_read(offset, buf.len())),
         }
+    }
+
+    fn will_read(&self, ranges: &[(u64, u64)]) {
+        let inside: Vec<(u64, u64)> = ranges
+            .iter()
+            .filter(|&&(offset, len)| offset.checked_add(len).is_some_and(|end| end <= self.len))
+            .map(|&(offset, len)| (self.offset + offset, len))
+            .collect();
+        self.inner.will_read(&inside);
     }
 }
 
@@ -301,6 +317,35 @@ impl Artifact {
             .entries
             .partition_point(|e| e.path.as_str() < hi.as_str());
         self.entries.get(start..end).unwrap_or(&[])
+    }
+
+    /// Announces that the files directly in `dirs` (artifact paths, no trailing `/`) are about to
+    /// be read, directory by directory in this order: each zip passes the ranges its read-ahead
+    /// will read for them to its source ([`RandomAccess::will_read`]). Only a hint: reads,
+    /// counters and results are the same without it.
+    pub fn announce_reads(&self, dirs: &[String]) {
+        let mut per_zip: Vec<Vec<usize>> = vec![Vec::new(); self.zips.len()];
+        for dir in dirs {
+            for entry in self.files_under(dir) {
+                let direct = entry
+                    .path
+                    .get(dir.len() + 1..)
+                    .is_some_and(|name| !name.contains('/'));
+                if let (true, Location::Zip { container, index }) = (direct, entry.location) {
+                    if let Some(indices) = per_zip.get_mut(container) {
+                        indices.push(index);
+                    }
+                }
+            }
+        }
+        for (zip, indices) in self.zips.iter().zip(per_zip) {
+            if indices.is_empty() {
+                continue;
+            }
+            if let Ok(mut zip) = zip.try_borrow_mut() {
+                zip.announce(&indices);
+            }
+        }
     }
 
     /// Problems met while opening (broken nested zips, hostile or duplicate names).

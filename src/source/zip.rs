@@ -106,12 +106,23 @@ const READ_AHEAD_MAX_RANGE: u64 = 8 << 20;
 /// took 40 s. So the first whole-entry read of a small entry reads all small entries of its
 /// directory in offset order, in a few large ranges, and later reads take their bytes from
 /// memory (each entry's bytes are handed out once, then dropped).
+/// The small entries of one directory, read ahead together.
+#[derive(Default)]
+struct Group {
+    /// Entry indices.
+    members: Vec<u32>,
+    /// Whether `members` is sorted by offset yet.
+    sorted: bool,
+    /// Whether the group was read (its `members` are then dropped).
+    read: bool,
+}
+
 #[derive(Default)]
 struct ReadAhead {
     /// Per entry: its directory's group, or `u32::MAX` if not read ahead.
     group: Vec<u32>,
-    /// Per group: its entries, and whether it was read already.
-    groups: Vec<(Vec<u32>, bool)>,
+    /// Per group (directory): its entries.
+    groups: Vec<Group>,
     /// Entry index -> its raw data, copied out of the range it was read in, so that each
     /// entry's bytes are freed as soon as it is read (not when the last entry of its range is:
     /// the analysis reads in snapshot order, so a range would live almost to the end).
@@ -123,7 +134,7 @@ impl ReadAhead {
     /// name, `None` for directories and symlinks).
     fn new(entries: &[CentralEntry], names: &[Option<String>]) -> Self {
         let mut by_dir: HashMap<&str, u32> = HashMap::new();
-        let mut groups: Vec<(Vec<u32>, bool)> = Vec::new();
+        let mut groups: Vec<Group> = Vec::new();
         let mut group = vec![u32::MAX; entries.len()];
         for (i, (e, name)) in entries.iter().zip(names).enumerate() {
             let Some(name) = name else { continue };
@@ -137,12 +148,11 @@ impl ReadAhead {
             let next = groups.len() as u32;
             let g = *by_dir.entry(dir).or_insert(next);
             if g == next {
-                groups.push((Vec::new(), false));
+                groups.push(Group::default());
             }
-            if let (Some(slot), Some((members, _))) = (group.get_mut(i), groups.get_mut(g as usize))
-            {
+            if let (Some(slot), Some(members)) = (group.get_mut(i), groups.get_mut(g as usize)) {
                 *slot = g;
-                members.push(index);
+                members.members.push(index);
             }
         }
         ReadAhead {
@@ -504,25 +514,24 @@ impl ZipContainer {
         }
     }
 
-    /// On the first whole-entry read of a small entry, reads all small entries of its directory
-    /// in offset order, in ranges of at most [`READ_AHEAD_MAX_RANGE`] (see [`ReadAhead`]). A range
-    /// that cannot be read, or an entry whose local header is not where the central directory
-    /// says, is simply left to the ordinary read, which reports the problem.
-    fn read_ahead(&mut self, index: usize) {
-        let Some(&g) = self.ahead.group.get(index) else {
-            return;
+    /// The ranges the read-ahead of group `g` reads, as `(start, end, members)` with `members`
+    /// the positions in the group's member list (sorted by offset here, once) whose bytes the
+    /// range holds; empty if the group is not read ahead (fewer than two entries, or more than
+    /// [`READ_AHEAD_MAX_DIR`] in all). [`Self::read_ahead`] reads exactly these ranges and
+    /// [`Self::announce`] announces them.
+    fn plan(&mut self, g: usize) -> Vec<(u64, u64, std::ops::Range<usize>)> {
+        let Some(group) = self.ahead.groups.get_mut(g) else {
+            return Vec::new();
         };
-        let Some((members, done)) = self.ahead.groups.get_mut(g as usize) else {
-            return;
-        };
-        if *done {
-            return;
-        }
-        *done = true;
-        let mut members = std::mem::take(members);
         let entries = &self.entries;
         let entry = |i: u32| entries.get(i as usize);
-        members.sort_by_key(|&i| entry(i).map_or(0, |e| e.local_offset));
+        if !group.sorted {
+            group
+                .members
+                .sort_by_key(|&i| entry(i).map_or(0, |e| e.local_offset));
+            group.sorted = true;
+        }
+        let members = &group.members;
         let size = self.data.size();
         let end_of = |e: &CentralEntry| {
             e.local_offset
@@ -535,8 +544,9 @@ impl ZipContainer {
             .filter_map(|&i| entry(i))
             .map(|e| end_of(e).saturating_sub(e.local_offset))
             .sum();
+        let mut ranges = Vec::new();
         if members.len() < 2 || total > READ_AHEAD_MAX_DIR {
-            return;
+            return ranges;
         }
         let mut i = 0;
         while let Some(first) = members.get(i).and_then(|&m| entry(m)) {
@@ -552,22 +562,78 @@ impl ZipContainer {
                 end = end.max(end_of(next));
                 j += 1;
             }
-            if let Ok(buf) = read_vec(self.data.as_ref(), start, end - start) {
-                for &m in members.get(i..j).unwrap_or_default() {
-                    let Some(e) = entry(m) else { continue };
-                    let rel = (e.local_offset - start) as usize;
-                    let Some(Ok(data_start)) = buf.get(rel..).map(|h| data_start_in(e, h, size))
-                    else {
-                        continue;
-                    };
-                    let s = (data_start - start) as usize;
-                    let t = s.saturating_add(e.compressed as usize);
-                    if let Some(raw) = buf.get(s..t) {
-                        self.ahead.raw.insert(m as usize, raw.to_vec());
-                    }
+            ranges.push((start, end, i..j));
+            i = j;
+        }
+        ranges
+    }
+
+    /// Passes the ranges that the read-ahead of the directories of `indices` (entry indices,
+    /// directories in first-seen order) will read to the source, as a hint
+    /// ([`RandomAccess::will_read`]); directories already read are skipped.
+    pub fn announce(&mut self, indices: &[usize]) {
+        let mut seen = vec![false; self.ahead.groups.len()];
+        let mut ranges = Vec::new();
+        for &index in indices {
+            let Some(&g) = self.ahead.group.get(index) else {
+                continue;
+            };
+            let g = g as usize;
+            match (seen.get_mut(g), self.ahead.groups.get(g)) {
+                (Some(seen), Some(group)) if !*seen && !group.read => *seen = true,
+                _ => continue,
+            }
+            ranges.extend(
+                self.plan(g)
+                    .into_iter()
+                    .map(|(start, end, _)| (start, end - start)),
+            );
+        }
+        if !ranges.is_empty() {
+            self.data.will_read(&ranges);
+        }
+    }
+
+    /// On the first whole-entry read of a small entry, reads all small entries of its directory
+    /// in offset order, in ranges of at most [`READ_AHEAD_MAX_RANGE`] (see [`ReadAhead`] and
+    /// [`Self::plan`]). A range that cannot be read, or an entry whose local header is not where
+    /// the central directory says, is simply left to the ordinary read, which reports the
+    /// problem.
+    fn read_ahead(&mut self, index: usize) {
+        let Some(&g) = self.ahead.group.get(index) else {
+            return;
+        };
+        let g = g as usize;
+        match self.ahead.groups.get_mut(g) {
+            Some(group) if !group.read => group.read = true,
+            _ => return,
+        }
+        let plan = self.plan(g);
+        let members = self
+            .ahead
+            .groups
+            .get_mut(g)
+            .map(|group| std::mem::take(&mut group.members))
+            .unwrap_or_default();
+        let size = self.data.size();
+        for (start, end, range) in plan {
+            let Ok(buf) = read_vec(self.data.as_ref(), start, end - start) else {
+                continue;
+            };
+            for &m in members.get(range).unwrap_or_default() {
+                let Some(e) = self.entries.get(m as usize) else {
+                    continue;
+                };
+                let rel = (e.local_offset - start) as usize;
+                let Some(Ok(data_start)) = buf.get(rel..).map(|h| data_start_in(e, h, size)) else {
+                    continue;
+                };
+                let s = (data_start - start) as usize;
+                let t = s.saturating_add(e.compressed as usize);
+                if let Some(raw) = buf.get(s..t) {
+                    self.ahead.raw.insert(m as usize, raw.to_vec());
                 }
             }
-            i = j;
         }
     }
 

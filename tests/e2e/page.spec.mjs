@@ -96,6 +96,56 @@ test('the page starts its worker when it loads, warms it, and the first analysis
   expect(errors).toEqual([]);
 });
 
+// Where the browser has JavaScript Promise Integration, the worker reads the Blob
+// asynchronously: the ranges the core announces are read while it works (web/src/async_reads.js).
+// Without JSPI it reads with FileReaderSync. The report is the CLI's either way.
+for (const jspi of [true, false]) {
+  test(`the worker reads ${jspi ? 'asynchronously with JSPI' : 'with FileReaderSync without JSPI'}, and the report is the CLI's`, async ({ page }) => {
+    if (!jspi) {
+      // Take JSPI away from the worker: its bootstrap is a text/javascript Blob made by the page.
+      await page.addInitScript(() => {
+        const NativeBlob = window.Blob;
+        window.Blob = class extends NativeBlob {
+          constructor(parts, options) {
+            if (options?.type === 'text/javascript' && typeof parts?.[0] === 'string' && parts[0].includes('importScripts(')) {
+              parts = ['WebAssembly.Suspending = undefined;\n' + parts[0], ...parts.slice(1)];
+            }
+            super(parts, options);
+          }
+        };
+      });
+    }
+    const workers = [];
+    page.on('worker', (w) => workers.push(w));
+    await page.goto('./');
+    await expect(page.locator('html')).toHaveAttribute('data-worker', 'warm', { timeout: 30_000 });
+    const name = 'java09_e_expire_changelog_tag_branch.zip';
+    await page.getByTestId('artifact-input').setInputFiles(fixture(name));
+    const verdict = page.locator('[data-testid=verdict][data-verdict]');
+    await expect(verdict).toBeVisible({ timeout: 60_000 });
+    const cliReport = JSON.parse(runCli(fixture(name), 'json'));
+    await expect(verdict).toHaveAttribute('data-verdict', cliReport.verdict);
+    expect(await pageCodes(page)).toEqual(reportCodes(cliReport));
+    expect(workers.length).toBe(1);
+    const stats = JSON.parse(await workers[0].evaluate(() => self.prvBlobStats()));
+    expect(stats.reads).toBeGreaterThan(0);
+    if (jspi) {
+      expect(stats.asyncReads).toBe(stats.reads);
+      // The snapshot and manifest directories were announced before they were read.
+      expect(stats.announcedBytes).toBeGreaterThan(0);
+    } else {
+      expect(stats.asyncReads).toBe(0);
+      expect(stats.announcedBytes).toBe(0);
+    }
+    // A snapshot's detail is answered by the same worker after the analysis (through the
+    // dispatcher with JSPI): open the first timeline mark.
+    const mark = page.locator('svg[data-testid=timeline] [data-snapshot-id]').first();
+    await mark.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('snapshot-detail')).toBeVisible({ timeout: 30_000 });
+  });
+}
+
 test('a worker whose warm-up failed is not given the analysis: a fresh one is', async ({ page }) => {
   // Turn the page's warm-up command into one the worker answers with a failure.
   await page.addInitScript(() => {

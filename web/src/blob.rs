@@ -4,15 +4,23 @@
 //! Blob (`Blob.slice(start, end)`, offsets as f64 so archives past 2 GiB and 4 GiB work; f64 is
 //! exact to 2^53) and reads just that slice; the archive is never held in memory as a whole.
 //!
+//! In a browser with JavaScript Promise Integration (JSPI), reads are asynchronous instead
+//! (`async_reads.js`, installed by the worker's bootstrap): the ranges the core announces
+//! ([`prv::source::RandomAccess::will_read`], the zip read-ahead of the metadata directories)
+//! are started at once, and a read suspends the analysis only until its bytes have arrived, so
+//! the browser reads while the core works. `FileReaderSync` stops the worker for every read.
+//!
 //! For the benchmark (`bench/page.mjs`), the worker counts its Blob reads and offers them, with
 //! the size of its wasm memory, as `prvBlobStats()` on its global scope (a JSON string; see
 //! [`stats_json`]). Only counters: no file content or name is kept.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::collections::HashSet;
 use std::io;
 
-use js_sys::{Function, Reflect, Uint8Array};
+use js_sys::{ArrayBuffer, Function, Reflect, Uint8Array};
 use wasm_bindgen::closure::Closure;
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Blob, FileReaderSync};
 
@@ -50,6 +58,44 @@ fn reserve_memory(blob_size: u64) {
     }
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// `async_reads.js`: the bytes `offset..offset + len` of `blob`, as a Promise of their
+    /// length (-1 if the read failed). A `WebAssembly.Suspending` import: the analysis is
+    /// suspended until the Promise settles. Only under [`with_async_reads`].
+    #[wasm_bindgen(js_name = prvAwaitRead)]
+    fn await_read(blob: &Blob, offset: f64, len: f64) -> f64;
+    /// `async_reads.js`: the `ArrayBuffer` (or the error) of the last [`await_read`].
+    #[wasm_bindgen(js_name = prvTakeRead)]
+    fn take_read() -> JsValue;
+    /// `async_reads.js`: starts reading these `(offset, len)` pairs of `blob` (flattened).
+    #[wasm_bindgen(js_name = prvWillRead)]
+    fn start_reads(blob: &Blob, ranges: &[f64]);
+    /// `async_reads.js`: drops reads started for the previous message and never taken.
+    #[wasm_bindgen(js_name = prvForgetReads)]
+    fn forget_reads();
+}
+
+thread_local! {
+    /// Whether Blob reads go through `async_reads.js` (see [`with_async_reads`]).
+    static ASYNC: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` (the handling of one message) with asynchronous Blob reads, if the bootstrap
+/// installed them. Must only be called from [`crate::worker::prv_dispatch`], which
+/// `async_reads.js` calls through `WebAssembly.promising`: a suspending import called outside
+/// such a call traps.
+pub fn with_async_reads<T>(f: impl FnOnce() -> T) -> T {
+    let installed = property(&js_sys::global(), "prvAwaitRead").is_some();
+    if installed {
+        forget_reads();
+    }
+    let previous = ASYNC.with(|a| a.replace(installed));
+    let out = f();
+    ASYNC.with(|a| a.set(previous));
+    out
+}
+
 /// Blob reads of this worker (all Blobs), for [`stats_json`].
 #[derive(Debug, Clone, Copy, Default)]
 struct ReadStats {
@@ -61,19 +107,31 @@ struct ReadStats {
     reads: u64,
     /// Bytes they returned.
     bytes: u64,
-    /// Time spent in them, ms.
+    /// Time spent in them, ms (for asynchronous reads: waiting for them).
     ms: f64,
+    /// How many of the reads were asynchronous.
+    async_reads: u64,
+    /// Bytes announced ahead (started before they were asked for, when reads are asynchronous).
+    announced: u64,
 }
 
 thread_local! {
     static STATS: Cell<ReadStats> = const {
-        Cell::new(ReadStats { opened: 0, opened_at: 0.0, reads: 0, bytes: 0, ms: 0.0 })
+        Cell::new(ReadStats {
+            opened: 0,
+            opened_at: 0.0,
+            reads: 0,
+            bytes: 0,
+            ms: 0.0,
+            async_reads: 0,
+            announced: 0,
+        })
     };
     static GETTER: Cell<bool> = const { Cell::new(false) };
 }
 
 /// This worker's Blob reads as JSON: `{"opened", "openedAt" (epoch ms of the last reader made),
-/// "reads", "bytes", "readMs", "wasmMemoryBytes"}` (wasm memory never shrinks: its size is the
+/// "reads", "bytes", "readMs", "asyncReads", "announcedBytes", "wasmMemoryBytes"}` (wasm memory never shrinks: its size is the
 /// peak so far).
 pub fn stats_json() -> String {
     let s = STATS.with(Cell::get);
@@ -82,8 +140,8 @@ pub fn stats_json() -> String {
         .and_then(|n| n.as_f64())
         .unwrap_or(0.0);
     format!(
-        r#"{{"opened":{},"openedAt":{},"reads":{},"bytes":{},"readMs":{},"wasmMemoryBytes":{}}}"#,
-        s.opened, s.opened_at, s.reads, s.bytes, s.ms, memory
+        r#"{{"opened":{},"openedAt":{},"reads":{},"bytes":{},"readMs":{},"asyncReads":{},"announcedBytes":{},"wasmMemoryBytes":{}}}"#,
+        s.opened, s.opened_at, s.reads, s.bytes, s.ms, s.async_reads, s.announced, memory
     )
 }
 
@@ -126,11 +184,13 @@ fn now(clock: &Option<(JsValue, Function)>) -> f64 {
 
 use crate::cache::{Cached, ReadAt};
 
-/// One Blob, read slice by slice with `FileReaderSync`.
+/// One Blob, read slice by slice with `FileReaderSync` (or asynchronously, see the module).
 pub struct BlobSource {
     blob: Blob,
     size: u64,
     reader: FileReaderSync,
+    /// Ranges announced and not read yet: read as they are, not through the block cache.
+    announced: RefCell<HashSet<(u64, u64)>>,
     /// `performance.now`, to time reads.
     clock: Option<(JsValue, Function)>,
 }
@@ -162,31 +222,90 @@ impl BlobSource {
             blob,
             size,
             reader,
+            announced: RefCell::new(HashSet::new()),
             clock,
         })
     }
 
+    /// Starts reading `ranges` now, if reads are asynchronous (else nothing to gain).
+    fn announce(&self, ranges: &[(u64, u64)]) {
+        if !ASYNC.with(Cell::get) {
+            return;
+        }
+        let mut announced = self.announced.borrow_mut();
+        let mut flat = Vec::with_capacity(ranges.len() * 2);
+        let mut bytes = 0;
+        for &(offset, len) in ranges {
+            if offset.checked_add(len).is_some_and(|end| end <= self.size) && len > 0 {
+                announced.insert((offset, len));
+                flat.extend([offset as f64, len as f64]);
+                bytes += len;
+            }
+        }
+        STATS.with(|s| {
+            let mut v = s.get();
+            v.announced += bytes;
+            s.set(v);
+        });
+        start_reads(&self.blob, &flat);
+    }
+
+    /// Whether `offset..offset + len` was announced (and forgets it: each is read once).
+    fn take_announced(&self, offset: u64, len: u64) -> bool {
+        self.announced.borrow_mut().remove(&(offset, len))
+    }
+
     fn read_slice(&self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+        if ASYNC.with(Cell::get) {
+            return self.read_slice_async(offset, buf);
+        }
         let end = offset + buf.len() as u64;
         let slice = self
             .blob
             .slice_with_f64_and_f64(offset as f64, end as f64)
             .map_err(js_error)?;
         let buffer = self.reader.read_as_array_buffer(&slice).map_err(js_error)?;
-        let bytes = Uint8Array::new(&buffer);
-        if bytes.length() as usize != buf.len() {
-            return Err(io::Error::new(
-                io::ErrorKind::UnexpectedEof,
-                format!(
-                    "the browser returned {} bytes for a read of {} at offset {offset}",
-                    bytes.length(),
-                    buf.len()
-                ),
-            ));
-        }
-        bytes.copy_to(buf);
-        Ok(())
+        copy_read(&buffer, offset, buf)
     }
+
+    /// [`Self::read_slice`] through `async_reads.js`: suspends until the bytes are there.
+    fn read_slice_async(&self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+        let read = await_read(&self.blob, offset as f64, buf.len() as f64);
+        let taken = take_read();
+        STATS.with(|s| {
+            let mut v = s.get();
+            v.async_reads += 1;
+            s.set(v);
+        });
+        if read < 0.0 {
+            return Err(js_error(taken));
+        }
+        let buffer = taken.dyn_into::<ArrayBuffer>().map_err(|value| {
+            io::Error::other(format!(
+                "the browser returned {} for a read of {} bytes at offset {offset}",
+                describe_js(&value),
+                buf.len()
+            ))
+        })?;
+        copy_read(&buffer, offset, buf)
+    }
+}
+
+/// Copies what the browser read at `offset` into `buf`; an error if it is not `buf.len()` bytes.
+fn copy_read(buffer: &ArrayBuffer, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+    let bytes = Uint8Array::new(buffer);
+    if bytes.length() as usize != buf.len() {
+        return Err(io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            format!(
+                "the browser returned {} bytes for a read of {} at offset {offset}",
+                bytes.length(),
+                buf.len()
+            ),
+        ));
+    }
+    bytes.copy_to(buf);
+    Ok(())
 }
 
 impl ReadAt for BlobSource {
@@ -225,7 +344,17 @@ impl prv::source::RandomAccess for BlobReader {
     }
 
     fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+        let source = self.0.inner();
+        // An announced range is read as it is (the read already started), not through the
+        // block cache, which would read a block around it instead.
+        if source.take_announced(offset, buf.len() as u64) {
+            return source.read_at(offset, buf);
+        }
         self.0.read_exact_at(offset, buf)
+    }
+
+    fn will_read(&self, ranges: &[(u64, u64)]) {
+        self.0.inner().announce(ranges);
     }
 }
 

@@ -18,14 +18,19 @@ pub const WORKER_JS: &str = "./prv-worker.js";
 /// The worker's wasm, relative to the page.
 pub const WORKER_WASM: &str = "./prv-worker_bg.wasm";
 
-/// The bootstrap script of the worker: the glue and the wasm by absolute URL (relative URLs
-/// would resolve against the `blob:` URL).
+/// Asynchronous Blob reads through JSPI, installed before the glue loads (see the file and
+/// [`crate::blob`]); a no-op in a browser without JSPI.
+const ASYNC_READS: &str = include_str!("async_reads.js");
+
+/// The bootstrap script of the worker: the async-read shim, then the glue and the wasm by
+/// absolute URL (relative URLs would resolve against the `blob:` URL), then the shim's message
+/// dispatch.
 pub fn bootstrap_script(base: &str) -> Result<String, String> {
     let js = absolute(WORKER_JS, base)?;
     let wasm = absolute(WORKER_WASM, base)?;
     let quote = |s: &str| serde_json::to_string(s).map_err(|e| e.to_string());
     Ok(format!(
-        "importScripts({});wasm_bindgen({});",
+        "{ASYNC_READS}\nimportScripts({});wasm_bindgen({}).then(()=>{{if(self.prvInstallDispatch)self.prvInstallDispatch();}});",
         quote(&js)?,
         quote(&wasm)?
     ))

@@ -16,8 +16,10 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use js_sys::Reflect;
 use wasm_bindgen::closure::Closure;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use crate::blob::BlobReader;
@@ -56,45 +58,64 @@ pub fn start() {
             message: format!("The analysis crashed (a bug; please report it): {info}"),
         });
     }));
+    // Without JSPI: messages come here, and the analysis reads with FileReaderSync. With it,
+    // the bootstrap replaces this handler with one that calls [`prv_dispatch`] (async_reads.js).
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| {
-        let reply = match Command::from_js(&event.data()) {
-            Ok(Command::Analyse(request)) => {
-                // Free the previous analysis first.
-                LAST.with(|last| last.borrow_mut().take());
-                let mut throttle = Throttle::new(PROGRESS_INTERVAL_MS);
-                let (reply, finished) = analyse(request, &mut |update| {
-                    if throttle.admit(update, js_sys::Date::now()) {
-                        post(&Reply::Progress(update.clone()));
-                    }
-                });
-                LAST.with(|last| *last.borrow_mut() = finished);
-                reply
-            }
-            Ok(Command::Warm { millis }) => {
-                let (runs, millis) = warm(millis);
-                Reply::Warmed { runs, millis }
-            }
-            Ok(Command::Detail { path, branch, id }) => {
-                let detail = LAST.with(|last| {
-                    last.borrow()
-                        .as_ref()
-                        .and_then(|f| f.analysis.snapshot_detail(&path, &branch, id))
-                });
-                Reply::Detail {
-                    path,
-                    branch,
-                    id,
-                    detail: detail.map(Box::new),
-                }
-            }
-            Err(message) => Reply::Failed { message },
-        };
-        post(&reply);
+        post(&handle(&event.data()));
     });
     scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
     on_message.forget();
     post(&Reply::Ready);
+}
+
+/// The worker's message handler under JSPI: `async_reads.js` calls it through
+/// `WebAssembly.promising`, one message at a time, with the message in `self.prvMessage`; Blob
+/// reads may then suspend it ([`crate::blob`]) while the browser reads.
+#[wasm_bindgen]
+pub fn prv_dispatch() {
+    let key = JsValue::from_str("prvMessage");
+    let global = js_sys::global();
+    let data = Reflect::get(&global, &key).unwrap_or(JsValue::UNDEFINED);
+    let _ = Reflect::delete_property(global.unchecked_ref::<js_sys::Object>(), &key);
+    let reply = crate::blob::with_async_reads(|| handle(&data));
+    post(&reply);
+}
+
+/// Answers one message from the page.
+fn handle(data: &JsValue) -> Reply {
+    match Command::from_js(data) {
+        Ok(Command::Analyse(request)) => {
+            // Free the previous analysis first.
+            LAST.with(|last| last.borrow_mut().take());
+            let mut throttle = Throttle::new(PROGRESS_INTERVAL_MS);
+            let (reply, finished) = analyse(request, &mut |update| {
+                if throttle.admit(update, js_sys::Date::now()) {
+                    post(&Reply::Progress(update.clone()));
+                }
+            });
+            LAST.with(|last| *last.borrow_mut() = finished);
+            reply
+        }
+        Ok(Command::Warm { millis }) => {
+            let (runs, millis) = warm(millis);
+            Reply::Warmed { runs, millis }
+        }
+        Ok(Command::Detail { path, branch, id }) => {
+            let detail = LAST.with(|last| {
+                last.borrow()
+                    .as_ref()
+                    .and_then(|f| f.analysis.snapshot_detail(&path, &branch, id))
+            });
+            Reply::Detail {
+                path,
+                branch,
+                id,
+                detail: detail.map(Box::new),
+            }
+        }
+        Err(message) => Reply::Failed { message },
+    }
 }
 
 fn scope() -> DedicatedWorkerGlobalScope {
