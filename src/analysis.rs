@@ -234,18 +234,13 @@ pub fn run(
 /// metadata as [`Timeline::load`] reads it, then the manifests of each table root in the order
 /// of the resolution below (paimon-format.md §1, "Directory layout").
 fn metadata_dirs(tables: &[crate::warehouse::TableLocation]) -> Vec<String> {
+    use crate::warehouse::{join, BRANCH_METADATA_DIRS, MANIFEST_DIR};
     let mut dirs: Vec<String> = tables
         .iter()
-        .flat_map(|t| {
-            ["schema", "snapshot", "consumer", "tag", "changelog"].map(|dir| t.meta_dir(dir))
-        })
+        .flat_map(|t| BRANCH_METADATA_DIRS.map(|dir| t.meta_dir(dir)))
         .collect();
     let roots: std::collections::BTreeSet<&str> = tables.iter().map(|t| t.root.as_str()).collect();
-    dirs.extend(
-        roots
-            .into_iter()
-            .map(|root| crate::warehouse::join(root, "manifest")),
-    );
+    dirs.extend(roots.into_iter().map(|root| join(root, MANIFEST_DIR)));
     dirs
 }
 

@@ -38,6 +38,31 @@ impl TableLocation {
     }
 }
 
+/// The metadata directories of each table and branch that an analysis reads whole, in the
+/// order it reads them (paimon-format.md §1, "Directory layout"): schemas, snapshots,
+/// consumers, tags, long-lived changelog. Then it reads [`MANIFEST_DIR`] of each table root.
+pub const BRANCH_METADATA_DIRS: [&str; 5] = ["schema", "snapshot", "consumer", "tag", "changelog"];
+
+/// The directory of manifest lists, manifests and index manifests, shared by a table's branches.
+pub const MANIFEST_DIR: &str = "manifest";
+
+/// A zip directory's rank in the order an analysis reads metadata directories, by its last
+/// component, for [`crate::source::Artifact::open_announcing`]: first each table's and
+/// branch's [`BRANCH_METADATA_DIRS`] (phase 0), then the [`MANIFEST_DIR`]s (phase 1). A guess
+/// from the name alone, before the tables are found (the analysis announces the directories
+/// it found as well); a directory so named that is no table's is read ahead for nothing.
+pub fn metadata_dir_rank(dir: &str) -> Option<(u32, u32)> {
+    let name = dir.rsplit('/').next().unwrap_or(dir);
+    if name == MANIFEST_DIR {
+        return Some((1, 0));
+    }
+    BRANCH_METADATA_DIRS
+        .iter()
+        .position(|d| *d == name)
+        .and_then(|p| u32::try_from(p).ok())
+        .map(|p| (0, p))
+}
+
 /// Joins artifact paths, where an empty `base` is the artifact root.
 pub fn join(base: &str, rest: &str) -> String {
     if base.is_empty() {

@@ -25,6 +25,8 @@ use prv::{analyze, AnalysisOptions, Limits};
 enum Event {
     Hint(u64, u64),
     Read(u64, u64),
+    /// `Artifact::open` returned.
+    Opened,
 }
 
 /// The bytes of a zip, recording every hint and read.
@@ -62,19 +64,26 @@ fn options() -> AnalysisOptions {
 
 /// Analyses `bytes` as a zip through a [`Recording`]; the report's JSON and the log.
 fn analyse_recorded(bytes: Vec<u8>) -> (String, Vec<Event>) {
+    analyse_recorded_with(bytes, |_| None)
+}
+
+/// [`analyse_recorded`], opened with [`Artifact::open_announcing`] and `rank`.
+fn analyse_recorded_with(bytes: Vec<u8>, rank: prv::source::DirRank) -> (String, Vec<Event>) {
     let source = Rc::new(Recording {
         bytes,
         log: RefCell::new(Vec::new()),
     });
     let limits = Limits::default();
-    let artifact = Artifact::open(
+    let artifact = Artifact::open_announcing(
         vec![Input::Zip {
             name: "artifact.zip".into(),
             data: source.clone() as Rc<dyn RandomAccess>,
         }],
         &limits,
+        rank,
     )
     .expect("open");
+    source.log.borrow_mut().push(Event::Opened);
     let report = analyze(&artifact, &options(), &mut |_| {});
     let json = prv::report::json::render(&report);
     let log = source.log.borrow().clone();
@@ -87,7 +96,7 @@ fn check_hints_are_consumed(name: &str, log: &[Event]) -> Vec<(u64, u64)> {
         .iter()
         .filter_map(|e| match *e {
             Event::Hint(o, l) => Some((o, l)),
-            Event::Read(..) => None,
+            _ => None,
         })
         .collect();
     let mut next = 0;
@@ -138,6 +147,37 @@ fn every_hinted_range_is_read_exactly_once_in_order_on_every_fixture() {
 }
 
 #[test]
+fn announcing_when_the_zip_is_opened_hints_the_same_ranges_earlier() {
+    let mut earlier = 0;
+    for path in common::all_fixture_zips() {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let bytes = std::fs::read(&path).unwrap();
+        let (late_json, late) = analyse_recorded(bytes.clone());
+        let (early_json, early) = analyse_recorded_with(bytes, prv::warehouse::metadata_dir_rank);
+        assert_eq!(late_json, early_json, "{name}");
+        let mut late_hints = check_hints_are_consumed(&name, &late);
+        let mut early_hints = check_hints_are_consumed(&name, &early);
+        // The same ranges (each once), announced before the artifact is even indexed.
+        late_hints.sort_unstable();
+        early_hints.sort_unstable();
+        assert_eq!(late_hints, early_hints, "{name}");
+        let announced_before_opened = |log: &[Event]| {
+            let opened = log.iter().position(|e| *e == Event::Opened).unwrap();
+            log[..opened].iter().any(|e| matches!(e, Event::Hint(..)))
+        };
+        assert!(!announced_before_opened(&late), "{name}");
+        if !early_hints.is_empty() {
+            assert!(announced_before_opened(&early), "{name}");
+            earlier += 1;
+        }
+    }
+    assert!(
+        earlier >= 10,
+        "announced earlier in only {earlier} fixtures"
+    );
+}
+
+#[test]
 fn hints_cover_the_metadata_read_ahead_and_not_the_data_files() {
     let path = common::fixture("warehouses/java09_d_crash_between_append_and_compact.zip");
     let (_, log) = analyse_recorded(std::fs::read(&path).unwrap());
@@ -156,7 +196,7 @@ fn hints_cover_the_metadata_read_ahead_and_not_the_data_files() {
     assert_eq!(hinted_reads, hints.len());
     assert!(log[..first_hint]
         .iter()
-        .all(|e| matches!(e, Event::Read(..))));
+        .all(|e| matches!(e, Event::Read(..) | Event::Opened)));
 
     // A table whose data directory holds many small files: those are never announced, since
     // the analysis does not read them.

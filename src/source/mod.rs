@@ -186,6 +186,11 @@ impl FileTime {
     }
 }
 
+/// Ranks a zip directory (its raw name, without a trailing `/`) for an early announcement of
+/// its reads: `None` for directories not to announce, else `(phase, order)`. Directories are
+/// announced by phase, then by parent directory, then by order within the parent.
+pub type DirRank = fn(&str) -> Option<(u32, u32)>;
+
 /// One file of the artifact.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileEntry {
@@ -241,6 +246,16 @@ impl Artifact {
     /// the artifact as a whole is exceeded); damage to parts (a broken nested zip, a hostile
     /// name) is recorded in [`Artifact::problems`] and the rest is kept.
     pub fn open(inputs: Vec<Input>, limits: &Limits) -> Result<Artifact> {
+        Self::open_announcing(inputs, limits, |_| None)
+    }
+
+    /// [`Artifact::open`], announcing reads as early as possible: as soon as a zip's central
+    /// directory is read, the read-ahead ranges of its directories for which `rank` gives a
+    /// rank (by their raw name in the zip) are announced to the source
+    /// ([`RandomAccess::will_read`]) in the order of [`DirRank`], so that a slow source (the page's
+    /// `Blob`) reads them while the rest of the artifact is opened and indexed. Only a hint:
+    /// what is read and found is the same as with [`Artifact::open`].
+    pub fn open_announcing(inputs: Vec<Input>, limits: &Limits, rank: DirRank) -> Result<Artifact> {
         let prefix_with_name = inputs.len() > 1;
         let name = inputs
             .iter()
@@ -248,6 +263,7 @@ impl Artifact {
             .collect::<Vec<_>>()
             .join(" + ");
         let mut builder = Builder {
+            rank,
             limits: limits.clone(),
             entries: Vec::new(),
             zips: Vec::new(),
@@ -562,6 +578,8 @@ pub const MAX_LISTED_PROBLEMS: usize = 1_000;
 
 /// Collects entries while inputs are opened.
 struct Builder {
+    /// Which directories to announce when a zip is opened (see [`Artifact::open_announcing`]).
+    rank: DirRank,
     limits: Limits,
     entries: Vec<FileEntry>,
     zips: Vec<RefCell<zip::ZipContainer>>,
@@ -658,7 +676,8 @@ impl Builder {
                 format!("zips nested more than {} deep", self.limits.max_nesting),
             ));
         }
-        let container = zip::ZipContainer::open(data, &self.limits)?;
+        let mut container = zip::ZipContainer::open(data, &self.limits)?;
+        container.announce_dirs(self.rank);
         let listed = container.list(&self.limits);
         let container_index = self.zips.len();
         self.zips.push(RefCell::new(container));

@@ -115,6 +115,10 @@ struct Group {
     sorted: bool,
     /// Whether the group was read (its `members` are then dropped).
     read: bool,
+    /// Whether its ranges were announced to the source already.
+    announced: bool,
+    /// The directory's raw name (no trailing `/`).
+    dir: String,
 }
 
 #[derive(Default)]
@@ -148,7 +152,10 @@ impl ReadAhead {
             let next = groups.len() as u32;
             let g = *by_dir.entry(dir).or_insert(next);
             if g == next {
-                groups.push(Group::default());
+                groups.push(Group {
+                    dir: dir.to_string(),
+                    ..Group::default()
+                });
             }
             if let (Some(slot), Some(members)) = (group.get_mut(i), groups.get_mut(g as usize)) {
                 *slot = g;
@@ -570,17 +577,42 @@ impl ZipContainer {
 
     /// Passes the ranges that the read-ahead of the directories of `indices` (entry indices,
     /// directories in first-seen order) will read to the source, as a hint
-    /// ([`RandomAccess::will_read`]); directories already read are skipped.
+    /// ([`RandomAccess::will_read`]); directories read or announced already are skipped.
     pub fn announce(&mut self, indices: &[usize]) {
-        let mut seen = vec![false; self.ahead.groups.len()];
+        let groups = indices
+            .iter()
+            .filter_map(|&index| self.ahead.group.get(index))
+            .map(|&g| g as usize)
+            .collect();
+        self.announce_groups(groups);
+    }
+
+    /// Announces the read-ahead ranges of the directories `rank` ranks, in its order (see
+    /// [`crate::source::DirRank`] and [`crate::source::Artifact::open_announcing`]).
+    pub fn announce_dirs(&mut self, rank: crate::source::DirRank) {
+        let mut ranked: Vec<(u32, &str, u32, usize)> = self
+            .ahead
+            .groups
+            .iter()
+            .enumerate()
+            .filter_map(|(g, group)| {
+                let parent = group.dir.rsplit_once('/').map_or("", |(p, _)| p);
+                rank(&group.dir).map(|(phase, order)| (phase, parent, order, g))
+            })
+            .collect();
+        if ranked.is_empty() {
+            return;
+        }
+        ranked.sort_unstable();
+        let groups = ranked.into_iter().map(|(.., g)| g).collect();
+        self.announce_groups(groups);
+    }
+
+    fn announce_groups(&mut self, groups: Vec<usize>) {
         let mut ranges = Vec::new();
-        for &index in indices {
-            let Some(&g) = self.ahead.group.get(index) else {
-                continue;
-            };
-            let g = g as usize;
-            match (seen.get_mut(g), self.ahead.groups.get(g)) {
-                (Some(seen), Some(group)) if !*seen && !group.read => *seen = true,
+        for g in groups {
+            match self.ahead.groups.get_mut(g) {
+                Some(group) if !group.read && !group.announced => group.announced = true,
                 _ => continue,
             }
             ranges.extend(

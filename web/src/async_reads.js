@@ -49,79 +49,125 @@
     return instantiate.call(WebAssembly, source, imports).then(keep);
   };
 
-  // Reads announced and not yet taken are started in order while at most AHEAD_BYTES of them
-  // are outstanding (started or arrived, not taken), so memory stays bounded on any artifact.
+  // The reads themselves run in a small reader worker of this worker's own: a Blob read is
+  // delivered to the thread that asked for it, piece by piece, only while that thread's event
+  // loop runs, and this one is busy with the analysis. The reader reads the announced ranges
+  // in order while at most AHEAD_BYTES of them are outstanding (read or being read, not yet
+  // taken), and transfers each ArrayBuffer here when it is complete.
   const AHEAD_BYTES = 32 << 20;
-  let sources = new Map(); // Blob -> { queue: [[offset, len]], started: Map(key -> Promise) }
-  let outstanding = 0;
-  let taken;
-  const key = (offset, len) => `${offset}+${len}`;
-  const source = (blob) => {
-    let s = sources.get(blob);
-    if (!s) {
-      s = { blob, queue: [], started: new Map() };
-      sources.set(blob, s);
-    }
-    return s;
-  };
-  const start = (s, offset, len) => {
-    const p = s.blob.slice(offset, offset + len).arrayBuffer();
-    // A read that fails is reported when it is taken; keep the rejection from being unhandled.
-    p.catch(() => {});
-    return p;
-  };
-  const pump = () => {
-    for (const s of sources.values()) {
-      while (s.queue.length > 0 && outstanding < AHEAD_BYTES) {
-        const [offset, len] = s.queue.shift();
-        const k = key(offset, len);
-        if (s.started.has(k)) continue;
-        s.started.set(k, start(s, offset, len));
-        outstanding += len;
+  const READER = `
+    const AHEAD_BYTES = ${AHEAD_BYTES};
+    let generation = 0, outstanding = 0, queue = [];
+    const start = (r) => {
+      outstanding += r.len;
+      r.blob.slice(r.offset, r.offset + r.len).arrayBuffer().then(
+        (buffer) => postMessage({ ...r, blob: undefined, buffer }, [buffer]),
+        (error) => postMessage({ ...r, blob: undefined, error: String(error && error.message || error) }),
+      );
+    };
+    const pump = () => { while (queue.length > 0 && outstanding < AHEAD_BYTES) start(queue.shift()); };
+    onmessage = ({ data: m }) => {
+      if (m.generation !== generation) { generation = m.generation; queue = []; outstanding = 0; }
+      if (m.kind === 'read') {
+        for (const [offset, len] of m.ranges) queue.push({ generation, id: m.id, blob: m.blob, offset, len });
+      } else if (m.kind === 'taken') {
+        outstanding -= m.len;
+      } else if (m.kind === 'now') {
+        const i = queue.findIndex((r) => r.id === m.id && r.offset === m.offset && r.len === m.len);
+        if (i >= 0) start(queue.splice(i, 1)[0]);
       }
+      pump();
+    };`;
+  let reader = null;
+  try {
+    const url = URL.createObjectURL(new Blob([READER], { type: 'text/javascript' }));
+    // The fragment names it (a blob: URL's fragment does not change what it loads).
+    reader = new Worker(`${url}#prv-reader`, { name: 'prv-reader' });
+    URL.revokeObjectURL(url);
+  } catch {
+    reader = null; // reads are then started here (still asynchronous, without overlap)
+  }
+  let generation = 0;
+  const blobIds = new Map(); // Blob -> id
+  const announced = new Set(); // keys announced and not taken
+  const arrived = new Map(); // key -> reader message
+  const waiting = new Map(); // key -> resolve
+  let taken;
+  const key = (id, offset, len) => `${id}:${offset}+${len}`;
+  const blobId = (blob) => {
+    let id = blobIds.get(blob);
+    if (id === undefined) {
+      id = blobIds.size;
+      blobIds.set(blob, id);
     }
+    return id;
   };
+  if (reader) {
+    reader.onmessage = ({ data: m }) => {
+      if (m.generation !== generation) return;
+      const k = key(m.id, m.offset, m.len);
+      const resolve = waiting.get(k);
+      if (resolve) {
+        waiting.delete(k);
+        resolve(m);
+      } else {
+        arrived.set(k, m);
+      }
+    };
+  }
+  const deliver = (m) => {
+    if (m.error !== undefined) {
+      taken = new Error(m.error);
+      return -1;
+    }
+    taken = m.buffer;
+    return m.buffer.byteLength;
+  };
+  const readHere = (blob, offset, len) =>
+    blob.slice(offset, offset + len).arrayBuffer().then(
+      (buffer) => deliver({ buffer }),
+      (error) => deliver({ error: String((error && error.message) || error) }),
+    );
   // The core announces ranges (offset, len pairs, flattened) it will read, in order.
   self.prvWillRead = (blob, ranges) => {
-    const s = source(blob);
-    for (let i = 0; i + 1 < ranges.length; i += 2) s.queue.push([ranges[i], ranges[i + 1]]);
-    pump();
-  };
-  // The core needs offset..offset+len now: a Promise of the length read (-1 if the read failed);
-  // the bytes (or the error) are then taken with prvTakeRead.
-  self.prvAwaitRead = (blob, offset, len) => {
-    const s = source(blob);
-    const k = key(offset, len);
-    let p = s.started.get(k);
-    if (p) {
-      s.started.delete(k);
-      outstanding -= len;
-    } else {
-      const i = s.queue.findIndex(([o, l]) => o === offset && l === len);
-      if (i >= 0) s.queue.splice(i, 1);
-      p = start(s, offset, len);
+    if (!reader) return;
+    const id = blobId(blob);
+    const pairs = [];
+    for (let i = 0; i + 1 < ranges.length; i += 2) {
+      pairs.push([ranges[i], ranges[i + 1]]);
+      announced.add(key(id, ranges[i], ranges[i + 1]));
     }
-    pump();
-    return p.then(
-      (buffer) => {
-        taken = buffer;
-        return buffer.byteLength;
-      },
-      (error) => {
-        taken = error;
-        return -1;
-      },
-    );
+    reader.postMessage({ kind: 'read', generation, id, blob, ranges: pairs });
+  };
+  // The core needs offset..offset+len now: its length (-1 if the read failed) if it is here
+  // (no suspension), else a Promise of it; the bytes (or the error) are then taken with
+  // prvTakeRead.
+  self.prvAwaitRead = (blob, offset, len) => {
+    const id = blobId(blob);
+    const k = key(id, offset, len);
+    if (!announced.delete(k)) return readHere(blob, offset, len);
+    reader.postMessage({ kind: 'taken', generation, len });
+    const m = arrived.get(k);
+    if (m) {
+      arrived.delete(k);
+      return deliver(m);
+    }
+    // Not here yet: make sure the reader has started it, and wait.
+    reader.postMessage({ kind: 'now', generation, id, offset, len });
+    return new Promise((resolve) => waiting.set(k, resolve)).then(deliver);
   };
   self.prvTakeRead = () => {
     const t = taken;
     taken = undefined;
     return t;
   };
-  // Before each analysis: drop what the previous one announced and never took.
+  // Before each message: drop what the previous one announced and never took.
   self.prvForgetReads = () => {
-    sources = new Map();
-    outstanding = 0;
+    generation += 1;
+    blobIds.clear();
+    announced.clear();
+    arrived.clear();
+    waiting.clear();
     taken = undefined;
   };
   // Called once the glue has started the worker (Rust's start() has installed its own message

@@ -224,8 +224,11 @@ fn open_and_analyse(
         now_millis: request.now_millis,
         ..Default::default()
     };
-    let artifact = Artifact::open(inputs, &options.limits)
-        .map_err(|e| format!("This is not a readable warehouse artifact: {e}"))?;
+    // Announcing the metadata directories' reads as soon as each zip's directory is read lets
+    // the browser read them while the artifact is indexed (crate::blob, with JSPI).
+    let artifact =
+        Artifact::open_announcing(inputs, &options.limits, prv::warehouse::metadata_dir_rank)
+            .map_err(|e| format!("This is not a readable warehouse artifact: {e}"))?;
     let entries = artifact.files().len() as u64;
     progress(&listing(
         format!("reading the archive directory ({entries} entries)"),
