@@ -95,17 +95,6 @@ const READ_AHEAD_GAP: u64 = 64 << 10;
 /// The largest single read of a read-ahead.
 const READ_AHEAD_MAX_RANGE: u64 = 8 << 20;
 
-/// Read-ahead state: the small entries of each directory (the analysis reads every snapshot,
-/// manifest list and manifest of a table, one directory at a time, in its own order), and the
-/// raw bytes of entries read ahead and not yet asked for.
-///
-/// A warehouse zip holds tens of thousands of small metadata entries, which the analysis reads
-/// in snapshot order, not in the order they lie in the zip (`zip -r` writes a directory in
-/// `readdir` order). Read one by one, each costs a read of the source: a `pread` natively, but
-/// a `Blob.slice` + `FileReaderSync` round trip in the browser, where a 3,000-commit warehouse
-/// took 40 s. So the first whole-entry read of a small entry reads all small entries of its
-/// directory in offset order, in a few large ranges, and later reads take their bytes from
-/// memory (each entry's bytes are handed out once, then dropped).
 /// The small entries of one directory, read ahead together.
 #[derive(Default)]
 struct Group {
@@ -121,6 +110,17 @@ struct Group {
     dir: String,
 }
 
+/// Read-ahead state: the small entries of each directory (the analysis reads every snapshot,
+/// manifest list and manifest of a table, one directory at a time, in its own order), and the
+/// raw bytes of entries read ahead and not yet asked for.
+///
+/// A warehouse zip holds tens of thousands of small metadata entries, which the analysis reads
+/// in snapshot order, not in the order they lie in the zip (`zip -r` writes a directory in
+/// `readdir` order). Read one by one, each costs a read of the source: a `pread` natively, but
+/// a `Blob.slice` + `FileReaderSync` round trip in the browser, where a 3,000-commit warehouse
+/// took 40 s. So the first whole-entry read of a small entry reads all small entries of its
+/// directory in offset order, in a few large ranges, and later reads take their bytes from
+/// memory (each entry's bytes are handed out once, then dropped).
 #[derive(Default)]
 struct ReadAhead {
     /// Per entry: its directory's group, or `u32::MAX` if not read ahead.

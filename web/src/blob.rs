@@ -7,8 +7,8 @@
 //! In a browser with JavaScript Promise Integration (JSPI), reads are asynchronous instead
 //! (`async_reads.js`, installed by the worker's bootstrap): the ranges the core announces
 //! ([`prv::source::RandomAccess::will_read`], the zip read-ahead of the metadata directories)
-//! are started at once, and a read suspends the analysis only until its bytes have arrived, so
-//! the browser reads while the core works. `FileReaderSync` stops the worker for every read.
+//! are read at once by a reader worker of this worker's own, and a read suspends the analysis
+//! only until its bytes have arrived, so the browser reads while the core works. `FileReaderSync` stops the worker for every read.
 //!
 //! For the benchmark (`bench/page.mjs`), the worker counts its Blob reads and offers them, with
 //! the size of its wasm memory, as `prvBlobStats()` on its global scope (a JSON string; see
