@@ -230,20 +230,6 @@ pub fn run(
     run_with(artifact, options, ManifestStore::new(), progress)
 }
 
-/// The directories the analysis reads, in the order it reads them: each table's (and branch's)
-/// metadata as [`Timeline::load`] reads it, then the manifests of each table root in the order
-/// of the resolution below (paimon-format.md §1, "Directory layout").
-fn metadata_dirs(tables: &[crate::warehouse::TableLocation]) -> Vec<String> {
-    use crate::warehouse::{join, BRANCH_METADATA_DIRS, MANIFEST_DIR};
-    let mut dirs: Vec<String> = tables
-        .iter()
-        .flat_map(|t| BRANCH_METADATA_DIRS.map(|dir| t.meta_dir(dir)))
-        .collect();
-    let roots: std::collections::BTreeSet<&str> = tables.iter().map(|t| t.root.as_str()).collect();
-    dirs.extend(roots.into_iter().map(|root| join(root, MANIFEST_DIR)));
-    dirs
-}
-
 fn run_with(
     artifact: &Artifact,
     options: &AnalysisOptions,
@@ -251,7 +237,6 @@ fn run_with(
     progress: &mut dyn FnMut(&Progress),
 ) -> Analysis {
     let discovery = discover(artifact);
-    artifact.announce_reads(&metadata_dirs(&discovery.tables));
     let total = discovery.tables.len() as u64;
     let mut timelines = Vec::with_capacity(discovery.tables.len());
     for (i, location) in discovery.tables.iter().enumerate() {

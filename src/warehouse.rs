@@ -39,8 +39,9 @@ impl TableLocation {
 }
 
 /// The metadata directories of each table and branch that an analysis reads whole, in the
-/// order it reads them (paimon-format.md §1, "Directory layout"): schemas, snapshots,
-/// consumers, tags, long-lived changelog. Then it reads [`MANIFEST_DIR`] of each table root.
+/// order `Timeline::load` reads them (paimon-format.md §1, "Directory layout"): schemas,
+/// snapshots, consumers, tags, long-lived changelog. Then it reads [`MANIFEST_DIR`] of each
+/// table root.
 pub const BRANCH_METADATA_DIRS: [&str; 5] = ["schema", "snapshot", "consumer", "tag", "changelog"];
 
 /// The directory of manifest lists, manifests and index manifests, shared by a table's branches.
@@ -49,8 +50,8 @@ pub const MANIFEST_DIR: &str = "manifest";
 /// A zip directory's rank in the order an analysis reads metadata directories, by its last
 /// component, for [`crate::source::Artifact::open_announcing`]: first each table's and
 /// branch's [`BRANCH_METADATA_DIRS`] (phase 0), then the [`MANIFEST_DIR`]s (phase 1). A guess
-/// from the name alone, before the tables are found (the analysis announces the directories
-/// it found as well); a directory so named that is no table's is read ahead for nothing.
+/// from the name alone, before the tables are found (a zip is announced as soon as its central
+/// directory is read); a directory so named that is no table's is read ahead for nothing.
 pub fn metadata_dir_rank(dir: &str) -> Option<(u32, u32)> {
     let name = dir.rsplit('/').next().unwrap_or(dir);
     if name == MANIFEST_DIR {

@@ -335,35 +335,6 @@ impl Artifact {
         self.entries.get(start..end).unwrap_or(&[])
     }
 
-    /// Announces that the files directly in `dirs` (artifact paths, no trailing `/`) are about to
-    /// be read, directory by directory in this order: each zip passes the ranges its read-ahead
-    /// will read for them to its source ([`RandomAccess::will_read`]). Only a hint: reads,
-    /// counters and results are the same without it.
-    pub fn announce_reads(&self, dirs: &[String]) {
-        let mut per_zip: Vec<Vec<usize>> = vec![Vec::new(); self.zips.len()];
-        for dir in dirs {
-            for entry in self.files_under(dir) {
-                let direct = entry
-                    .path
-                    .get(dir.len() + 1..)
-                    .is_some_and(|name| !name.contains('/'));
-                if let (true, Location::Zip { container, index }) = (direct, entry.location) {
-                    if let Some(indices) = per_zip.get_mut(container) {
-                        indices.push(index);
-                    }
-                }
-            }
-        }
-        for (zip, indices) in self.zips.iter().zip(per_zip) {
-            if indices.is_empty() {
-                continue;
-            }
-            if let Ok(mut zip) = zip.try_borrow_mut() {
-                zip.announce(&indices);
-            }
-        }
-    }
-
     /// Problems met while opening (broken nested zips, hostile or duplicate names).
     pub fn problems(&self) -> &[Error] {
         &self.problems

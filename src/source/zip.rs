@@ -104,8 +104,6 @@ struct Group {
     sorted: bool,
     /// Whether the group was read (its `members` are then dropped).
     read: bool,
-    /// Whether its ranges were announced to the source already.
-    announced: bool,
     /// The directory's raw name (no trailing `/`).
     dir: String,
 }
@@ -525,7 +523,7 @@ impl ZipContainer {
     /// the positions in the group's member list (sorted by offset here, once) whose bytes the
     /// range holds; empty if the group is not read ahead (fewer than two entries, or more than
     /// [`READ_AHEAD_MAX_DIR`] in all). [`Self::read_ahead`] reads exactly these ranges and
-    /// [`Self::announce`] announces them.
+    /// [`Self::announce_dirs`] announces them.
     fn plan(&mut self, g: usize) -> Vec<(u64, u64, std::ops::Range<usize>)> {
         let Some(group) = self.ahead.groups.get_mut(g) else {
             return Vec::new();
@@ -575,18 +573,6 @@ impl ZipContainer {
         ranges
     }
 
-    /// Passes the ranges that the read-ahead of the directories of `indices` (entry indices,
-    /// directories in first-seen order) will read to the source, as a hint
-    /// ([`RandomAccess::will_read`]); directories read or announced already are skipped.
-    pub fn announce(&mut self, indices: &[usize]) {
-        let groups = indices
-            .iter()
-            .filter_map(|&index| self.ahead.group.get(index))
-            .map(|&g| g as usize)
-            .collect();
-        self.announce_groups(groups);
-    }
-
     /// Announces the read-ahead ranges of the directories `rank` ranks, in its order (see
     /// [`crate::source::DirRank`] and [`crate::source::Artifact::open_announcing`]).
     pub fn announce_dirs(&mut self, rank: crate::source::DirRank) {
@@ -600,21 +586,10 @@ impl ZipContainer {
                 rank(&group.dir).map(|(phase, order)| (phase, parent, order, g))
             })
             .collect();
-        if ranked.is_empty() {
-            return;
-        }
         ranked.sort_unstable();
-        let groups = ranked.into_iter().map(|(.., g)| g).collect();
-        self.announce_groups(groups);
-    }
-
-    fn announce_groups(&mut self, groups: Vec<usize>) {
+        let groups: Vec<usize> = ranked.into_iter().map(|(.., g)| g).collect();
         let mut ranges = Vec::new();
         for g in groups {
-            match self.ahead.groups.get_mut(g) {
-                Some(group) if !group.read && !group.announced => group.announced = true,
-                _ => continue,
-            }
             ranges.extend(
                 self.plan(g)
                     .into_iter()

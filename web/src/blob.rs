@@ -8,7 +8,8 @@
 //! (`async_reads.js`, installed by the worker's bootstrap): the ranges the core announces
 //! ([`prv::source::RandomAccess::will_read`], the zip read-ahead of the metadata directories)
 //! are read at once by a reader worker of this worker's own, and a read suspends the analysis
-//! only until its bytes have arrived, so the browser reads while the core works. `FileReaderSync` stops the worker for every read.
+//! only until its bytes have arrived, so the browser reads while the core works.
+//! `FileReaderSync` stops the worker for every read.
 //!
 //! For the benchmark (`bench/page.mjs`), the worker counts its Blob reads and offers them, with
 //! the size of its wasm memory, as `prvBlobStats()` on its global scope (a JSON string; see
@@ -131,8 +132,8 @@ thread_local! {
 }
 
 /// This worker's Blob reads as JSON: `{"opened", "openedAt" (epoch ms of the last reader made),
-/// "reads", "bytes", "readMs", "asyncReads", "announcedBytes", "wasmMemoryBytes"}` (wasm memory never shrinks: its size is the
-/// peak so far).
+/// "reads", "bytes", "readMs", "asyncReads", "announcedBytes", "wasmMemoryBytes"}` (wasm memory
+/// never shrinks: its size is the peak so far).
 pub fn stats_json() -> String {
     let s = STATS.with(Cell::get);
     let memory = property(&wasm_bindgen::memory(), "buffer")
