@@ -1,6 +1,7 @@
-//! The analysis announces the zip ranges its read-ahead is about to read
-//! (`RandomAccess::will_read`, from `Artifact::announce_reads`), so that a source whose reads are
-//! slow round trips (the page's `Blob`) can start them early. A source that starts what it is
+//! Opened with `Artifact::open_announcing` (as the page does), an artifact announces the zip
+//! ranges its read-ahead will read for the Paimon metadata directories
+//! (`RandomAccess::will_read`), so that a source whose reads are slow round trips (the page's
+//! `Blob`) can start them early. A source that starts what it is
 //! told must never be told something it then holds for nothing: every announced range must be
 //! read later, exactly (same offset and length, so it can be matched), once, and in the order
 //! announced; and the announcements must not reach data files the analysis does not read.
