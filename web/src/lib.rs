@@ -19,6 +19,7 @@ pub mod app;
 pub mod blob;
 pub mod cache;
 pub mod filters;
+pub mod helper;
 pub mod permalink;
 pub mod protocol;
 pub mod spawn;
