@@ -233,9 +233,7 @@ async function runOnce(zip) {
     // the worker's Blob reads and wasm memory (web/src/blob.rs offers them as prvBlobStats();
     // the page keeps its worker after the analysis, for snapshot details)
     let stats = null;
-    // (the analysis worker's: not its reader's or its helper's, nested workers of its own)
     for (const w of page.workers()) {
-      if (/#prv-(helper|reader)$/.test(w.url())) continue;
       const json = await w.evaluate(() => (globalThis.prvBlobStats ? globalThis.prvBlobStats() : null)).catch(() => null);
       if (json) stats = JSON.parse(json);
     }
@@ -271,8 +269,6 @@ async function runOnce(zip) {
       readMs: stats.readMs,
       asyncReads: stats.asyncReads ?? 0,
       announcedBytes: stats.announcedBytes ?? 0,
-      // what the helper worker did (null without one): candidates, arrived, taken, waits
-      helper: stats.helper ?? null,
       wasmMemoryBytes: stats.wasmMemoryBytes,
       coreMs: lastProgress !== undefined ? origin + lastProgress - stats.openedAt : null,
       replyMs: lastProgress !== undefined && done !== undefined ? done - lastProgress : null,
@@ -319,7 +315,7 @@ try {
       hadMeasure ||= s.source !== 'wall';
       const w = s.worker;
       const phases = w
-        ? `; worker start ${s.startupMs?.toFixed(0)} ms${s.startedInAdvance ? ` (at page load; warm-up ${s.warmMs?.toFixed(0)} ms)` : ''}, analysis ${w.coreMs?.toFixed(0)} ms of which ${w.reads} Blob reads ${w.asyncReads ? `(${w.asyncReads} asynchronous, ${(w.announcedBytes / 2 ** 20).toFixed(1)} MiB announced) waited for ` : ''}${w.readMs.toFixed(0)} ms (${(w.readBytes / 2 ** 20).toFixed(1)} MiB), report out ${w.replyMs?.toFixed(0)} ms${w.helper ? `, helper: ${w.helper.taken} of ${w.helper.candidates} manifests taken, ${w.helper.waits} waits` : ''}, wasm memory ${(w.wasmMemoryBytes / 2 ** 20).toFixed(0)} MiB`
+        ? `; worker start ${s.startupMs?.toFixed(0)} ms${s.startedInAdvance ? ` (at page load; warm-up ${s.warmMs?.toFixed(0)} ms)` : ''}, analysis ${w.coreMs?.toFixed(0)} ms of which ${w.reads} Blob reads ${w.asyncReads ? `(${w.asyncReads} asynchronous, ${(w.announcedBytes / 2 ** 20).toFixed(1)} MiB announced) waited for ` : ''}${w.readMs.toFixed(0)} ms (${(w.readBytes / 2 ** 20).toFixed(1)} MiB), report out ${w.replyMs?.toFixed(0)} ms, wasm memory ${(w.wasmMemoryBytes / 2 ** 20).toFixed(0)} MiB`
         : '';
       process.stderr.write(`  page ${basename(zip)} run ${r + 1}: ${s.ms.toFixed(0)} ms (${s.source}), renderer peak ${(s.rendererPeakBytes / 2 ** 20).toFixed(0)} MiB (private ${(s.rendererPrivatePeakBytes / 2 ** 20).toFixed(0)} MiB; ${(s.rendererBaselineBytes / 2 ** 20).toFixed(0)} MiB before the file, ${(s.analysisPeakBytes / 2 ** 20).toFixed(0)} MiB until the worker is done), ${s.verdict}${phases}\n`);
     }

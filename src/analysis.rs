@@ -230,23 +230,6 @@ pub fn run(
     run_with(artifact, options, ManifestStore::new(), progress)
 }
 
-/// [`run`], taking manifest lists and manifests that `prefetch` decoded ahead (the page's
-/// helper worker: [`crate::timeline::prefetch::relay::Relay`]). The analysis, and its report,
-/// are the same, byte for byte, counters included.
-pub fn run_prefetched(
-    artifact: &Artifact,
-    options: &AnalysisOptions,
-    prefetch: &dyn Prefetch,
-    progress: &mut dyn FnMut(&Progress),
-) -> Analysis {
-    run_with(
-        artifact,
-        options,
-        ManifestStore::with_prefetch(prefetch),
-        progress,
-    )
-}
-
 fn run_with(
     artifact: &Artifact,
     options: &AnalysisOptions,

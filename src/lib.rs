@@ -32,9 +32,7 @@ pub mod spark;
 pub mod timeline;
 pub mod warehouse;
 
-pub use analysis::{
-    analyze, analyze_prefetched, run, run_prefetched, Analysis, AnalysisOptions, Progress,
-};
+pub use analysis::{analyze, analyze_prefetched, run, Analysis, AnalysisOptions, Progress};
 pub use error::{Error, ErrorKind, Result};
 pub use limits::Limits;
 pub use report::model::Report;

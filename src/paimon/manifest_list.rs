@@ -195,7 +195,7 @@ impl ManifestNames {
             .map(|(start, end)| self.text.get(start..end).unwrap_or_default())
     }
 
-    pub(crate) fn push(&mut self, name: &str) {
+    fn push(&mut self, name: &str) {
         self.text.push_str(name);
         self.ends.push(self.text.len());
     }

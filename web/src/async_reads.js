@@ -18,8 +18,7 @@
   if (typeof WebAssembly.Suspending !== 'function' || typeof WebAssembly.promising !== 'function') {
     return;
   }
-  // (and helper.js's waits: the analysis waiting for its helper, either pausing for a turn)
-  const SUSPENDING = /^__wbg_(prvAwaitRead|prvHelperWait|prvHelperPause)_/i;
+  const SUSPENDING = /^__wbg_prvAwaitRead_/i;
   const wrapped = new WeakSet();
   const wrapImports = (imports) => {
     if (!imports || wrapped.has(imports)) return;
@@ -79,23 +78,15 @@
       }
       pump();
     };`;
-  // Started at the first announcement (a helper worker, which announces nothing, has none).
   let reader = null;
-  let readerTried = false;
-  const startReader = () => {
-    if (readerTried) return reader;
-    readerTried = true;
-    try {
-      const url = URL.createObjectURL(new Blob([READER], { type: 'text/javascript' }));
-      // The fragment names it (a blob: URL's fragment does not change what it loads).
-      reader = new Worker(`${url}#prv-reader`, { name: 'prv-reader' });
-      URL.revokeObjectURL(url);
-    } catch {
-      reader = null; // reads are then started here (still asynchronous, without overlap)
-    }
-    if (reader) reader.onmessage = onReaderMessage;
-    return reader;
-  };
+  try {
+    const url = URL.createObjectURL(new Blob([READER], { type: 'text/javascript' }));
+    // The fragment names it (a blob: URL's fragment does not change what it loads).
+    reader = new Worker(`${url}#prv-reader`, { name: 'prv-reader' });
+    URL.revokeObjectURL(url);
+  } catch {
+    reader = null; // reads are then started here (still asynchronous, without overlap)
+  }
   let generation = 0;
   const blobIds = new Map(); // Blob -> id
   const announced = new Set(); // keys announced and not taken
@@ -111,17 +102,19 @@
     }
     return id;
   };
-  const onReaderMessage = ({ data: m }) => {
-    if (m.generation !== generation) return;
-    const k = key(m.id, m.offset, m.len);
-    const resolve = waiting.get(k);
-    if (resolve) {
-      waiting.delete(k);
-      resolve(m);
-    } else {
-      arrived.set(k, m);
-    }
-  };
+  if (reader) {
+    reader.onmessage = ({ data: m }) => {
+      if (m.generation !== generation) return;
+      const k = key(m.id, m.offset, m.len);
+      const resolve = waiting.get(k);
+      if (resolve) {
+        waiting.delete(k);
+        resolve(m);
+      } else {
+        arrived.set(k, m);
+      }
+    };
+  }
   const deliver = (m) => {
     if (m.error !== undefined) {
       taken = new Error(m.error);
@@ -137,7 +130,7 @@
     );
   // The core announces ranges (offset, len pairs, flattened) it will read, in order.
   self.prvWillRead = (blob, ranges) => {
-    if (!startReader()) return;
+    if (!reader) return;
     const id = blobId(blob);
     const pairs = [];
     for (let i = 0; i + 1 < ranges.length; i += 2) {
@@ -184,9 +177,6 @@
     if (!dispatch) return;
     let chain = Promise.resolve();
     self.onmessage = (event) => {
-      // helper.js sees every message first (it passes the warm-up and each analysis's files
-      // on to the helper worker, and in the helper keeps the analysis's position).
-      if (self.prvHelperIntercept && self.prvHelperIntercept(event.data)) return;
       chain = chain
         .then(() => {
           self.prvMessage = event.data;

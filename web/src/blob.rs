@@ -132,8 +132,8 @@ thread_local! {
 }
 
 /// This worker's Blob reads as JSON: `{"opened", "openedAt" (epoch ms of the last reader made),
-/// "reads", "bytes", "readMs", "asyncReads", "announcedBytes", "wasmMemoryBytes", "helper"}` (wasm
-/// memory never shrinks: its size is the peak so far; "helper": [`crate::helper::stats_json`]).
+/// "reads", "bytes", "readMs", "asyncReads", "announcedBytes", "wasmMemoryBytes"}` (wasm memory
+/// never shrinks: its size is the peak so far).
 pub fn stats_json() -> String {
     let s = STATS.with(Cell::get);
     let memory = property(&wasm_bindgen::memory(), "buffer")
@@ -141,16 +141,8 @@ pub fn stats_json() -> String {
         .and_then(|n| n.as_f64())
         .unwrap_or(0.0);
     format!(
-        r#"{{"opened":{},"openedAt":{},"reads":{},"bytes":{},"readMs":{},"asyncReads":{},"announcedBytes":{},"wasmMemoryBytes":{},"helper":{}}}"#,
-        s.opened,
-        s.opened_at,
-        s.reads,
-        s.bytes,
-        s.ms,
-        s.async_reads,
-        s.announced,
-        memory,
-        crate::helper::stats_json()
+        r#"{{"opened":{},"openedAt":{},"reads":{},"bytes":{},"readMs":{},"asyncReads":{},"announcedBytes":{},"wasmMemoryBytes":{}}}"#,
+        s.opened, s.opened_at, s.reads, s.bytes, s.ms, s.async_reads, s.announced, memory
     )
 }
 

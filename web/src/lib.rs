@@ -19,7 +19,6 @@ pub mod app;
 pub mod blob;
 pub mod cache;
 pub mod filters;
-pub mod helper;
 pub mod permalink;
 pub mod protocol;
 pub mod spawn;

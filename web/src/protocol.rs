@@ -130,14 +130,6 @@ pub enum Command {
         /// Snapshot id.
         id: i64,
     },
-    /// To a helper worker, from its analysis worker (`helper.js`): decode ahead for run `run`,
-    /// the analysis of these files ([`crate::helper`]).
-    Help {
-        /// The analysis worker's run number.
-        run: f64,
-        /// The same files as the analysis's.
-        request: Request,
-    },
 }
 
 impl Command {
@@ -158,12 +150,6 @@ impl Command {
                 set(&obj, "branch", &JsValue::from_str(branch))?;
                 set(&obj, "id", &JsValue::from_f64(*id as f64))?;
                 Ok(obj.into())
-            }
-            Command::Help { run, request } => {
-                let obj = request.to_js()?;
-                set(obj.unchecked_ref(), "kind", &JsValue::from_str("help"))?;
-                set(obj.unchecked_ref(), "run", &JsValue::from_f64(*run))?;
-                Ok(obj)
             }
         }
     }
@@ -192,12 +178,6 @@ impl Command {
                     id: id as i64,
                 })
             }
-            Some("help") => Ok(Command::Help {
-                run: get(value, "run")?
-                    .as_f64()
-                    .ok_or_else(|| "a help request without run".to_string())?,
-                request: Request::from_js(value)?,
-            }),
             _ => Request::from_js(value).map(Command::Analyse),
         }
     }

@@ -22,24 +22,18 @@ pub const WORKER_WASM: &str = "./prv-worker_bg.wasm";
 /// [`crate::blob`]); a no-op in a browser without JSPI.
 const ASYNC_READS: &str = include_str!("async_reads.js");
 
-/// The helper worker that decodes manifests ahead of the analysis (see the file and
-/// [`crate::helper`]); a no-op in a browser without JSPI.
-const HELPER: &str = include_str!("helper.js");
-
-/// The bootstrap script of the worker: the async-read and helper shims, then the glue and the
-/// wasm by absolute URL (relative URLs would resolve against the `blob:` URL), then the shim's
-/// message dispatch. The script keeps its own text as `self.prvBootstrap`, from which
-/// `helper.js` starts the helper worker (the same script, in the helper's role).
+/// The bootstrap script of the worker: the async-read shim, then the glue and the wasm by
+/// absolute URL (relative URLs would resolve against the `blob:` URL), then the shim's message
+/// dispatch.
 pub fn bootstrap_script(base: &str) -> Result<String, String> {
     let js = absolute(WORKER_JS, base)?;
     let wasm = absolute(WORKER_WASM, base)?;
     let quote = |s: &str| serde_json::to_string(s).map_err(|e| e.to_string());
-    let body = format!(
-        "{ASYNC_READS}\n{HELPER}\nimportScripts({});wasm_bindgen({}).then(()=>{{if(self.prvInstallDispatch)self.prvInstallDispatch();}});",
+    Ok(format!(
+        "{ASYNC_READS}\nimportScripts({});wasm_bindgen({}).then(()=>{{if(self.prvInstallDispatch)self.prvInstallDispatch();}});",
         quote(&js)?,
         quote(&wasm)?
-    );
-    Ok(format!("self.prvBootstrap={};\n{body}", quote(&body)?))
+    ))
 }
 
 fn absolute(relative: &str, base: &str) -> Result<String, String> {

@@ -61,9 +61,7 @@ pub fn start() {
     // Without JSPI: messages come here, and the analysis reads with FileReaderSync. With it,
     // the bootstrap replaces this handler with one that calls [`prv_dispatch`] (async_reads.js).
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| {
-        if let Some(reply) = handle(&event.data()) {
-            post(&reply);
-        }
+        post(&handle(&event.data()));
     });
     scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
@@ -81,15 +79,12 @@ pub fn prv_dispatch() {
     let data = Reflect::get(&global, &key).unwrap_or(JsValue::UNDEFINED);
     let _ = Reflect::delete_property(global.unchecked_ref::<js_sys::Object>(), &key);
     let reply = crate::blob::with_async_reads(|| handle(&data));
-    if let Some(reply) = reply {
-        post(&reply);
-    }
+    post(&reply);
 }
 
-/// Answers one message from the page (or, in a helper worker, from its analysis worker: no
-/// reply to that).
-fn handle(data: &JsValue) -> Option<Reply> {
-    let reply = match Command::from_js(data) {
+/// Answers one message from the page.
+fn handle(data: &JsValue) -> Reply {
+    match Command::from_js(data) {
         Ok(Command::Analyse(request)) => {
             // Free the previous analysis first.
             LAST.with(|last| last.borrow_mut().take());
@@ -119,26 +114,8 @@ fn handle(data: &JsValue) -> Option<Reply> {
                 detail: detail.map(Box::new),
             }
         }
-        Ok(Command::Help { run, request }) => {
-            help(run, request);
-            return None;
-        }
         Err(message) => Reply::Failed { message },
-    };
-    Some(reply)
-}
-
-/// A helper worker's part of run `run` (see [`crate::helper`]): its own view of the same files,
-/// manifests decoded ahead. Whatever fails here, the analysis decodes the files itself.
-fn help(run: f64, request: Request) {
-    // The analysis worker's files: its analysis is under way, so they were readable there.
-    if let Ok((inputs, options)) = inputs(request) {
-        if let Ok(artifact) = Artifact::open(inputs, &options.limits) {
-            crate::helper::serve(run, &artifact, &options.limits);
-            return;
-        }
     }
-    crate::helper::serve_nothing(run);
 }
 
 fn scope() -> DedicatedWorkerGlobalScope {
@@ -206,8 +183,14 @@ fn listing(text: String, done: u64) -> ProgressUpdate {
     }
 }
 
-/// The request's files as the core's inputs, with the analysis's options.
-fn inputs(request: Request) -> Result<(Vec<Input>, prv::AnalysisOptions), String> {
+fn open_and_analyse(
+    request: Request,
+    progress: &mut dyn FnMut(&ProgressUpdate),
+) -> Result<Finished, String> {
+    if request.is_empty() {
+        return Err("No file was given.".into());
+    }
+    progress(&listing("reading the archive directory".into(), 0));
     let mut inputs = Vec::new();
     for file in request.zips {
         let name = file.name();
@@ -241,18 +224,6 @@ fn inputs(request: Request) -> Result<(Vec<Input>, prv::AnalysisOptions), String
         now_millis: request.now_millis,
         ..Default::default()
     };
-    Ok((inputs, options))
-}
-
-fn open_and_analyse(
-    request: Request,
-    progress: &mut dyn FnMut(&ProgressUpdate),
-) -> Result<Finished, String> {
-    if request.is_empty() {
-        return Err("No file was given.".into());
-    }
-    progress(&listing("reading the archive directory".into(), 0));
-    let (inputs, options) = inputs(request)?;
     // Announcing the metadata directories' reads as soon as each zip's directory is read lets
     // the browser read them while the artifact is indexed (crate::blob, with JSPI).
     let artifact =
@@ -263,16 +234,8 @@ fn open_and_analyse(
         format!("reading the archive directory ({entries} entries)"),
         entries,
     ));
-    let mut on_progress = |p: &prv::Progress| progress(&ProgressUpdate::from_core(p));
-    // With a helper worker decoding manifests ahead (JSPI only), take what it decoded.
-    let analysis = match crate::helper::relay_for(&artifact) {
-        Some(relay) => {
-            let analysis = prv::run_prefetched(&artifact, &options, &relay, &mut on_progress);
-            relay.finish();
-            crate::helper::record(relay.stats());
-            analysis
-        }
-        None => prv::run(&artifact, &options, &mut on_progress),
-    };
+    let analysis = prv::run(&artifact, &options, &mut |p| {
+        progress(&ProgressUpdate::from_core(p))
+    });
     Ok(Finished { artifact, analysis })
 }

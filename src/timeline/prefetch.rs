@@ -1,5 +1,4 @@
-//! Decoding manifest lists and manifests ahead of the analysis, on other threads (the CLI) or
-//! in a helper worker that shares no memory with the analysis (the page: [`relay`]).
+//! Decoding manifest lists and manifests ahead of the analysis, on other threads (native only).
 //!
 //! Decoding the `manifest/` directory is most of an analysis (two thirds of the CLI's time on a
 //! 6,000-snapshot table: inflating each zip entry, zstd, Avro). The analysis itself walks the
@@ -22,14 +21,8 @@
 //! so the two meet in the middle and rarely wait on each other; a file the analysis asks for
 //! that no helper has started is decoded by the analysis at once.
 
-pub mod relay;
-pub mod wire;
-
-use crate::limits::Limits;
-use crate::paimon::avro::AvroSchemaCache;
-use crate::paimon::manifest::{read_manifest, ManifestEntry};
-use crate::paimon::manifest_list::{read_manifest_names, ManifestNames};
-use crate::source::Artifact;
+use crate::paimon::manifest::ManifestEntry;
+use crate::paimon::manifest_list::ManifestNames;
 
 /// A metadata file decoded ahead.
 #[derive(Debug)]
@@ -85,56 +78,6 @@ pub fn is_candidate(path: &str) -> bool {
     dir_name == "manifest" && name.starts_with("manifest-")
 }
 
-/// The artifact's candidates, oldest first (by modification time, then path): about the order
-/// in which the analysis asks for them. Two views of the same input list the same candidates in
-/// the same order, so a helper and the analysis can name a candidate by its index.
-pub fn candidates(artifact: &Artifact) -> Vec<&str> {
-    let mut listed: Vec<(i64, &str)> = artifact
-        .files()
-        .iter()
-        .filter(|f| is_candidate(&f.path))
-        .map(|f| {
-            let time = f.modified.map_or(i64::MIN, |t| t.to_utc_millis(None));
-            (time, f.path.as_str())
-        })
-        .collect();
-    listed.sort_unstable();
-    listed.into_iter().map(|(_, path)| path).collect()
-}
-
-/// The limits a helper decodes under: the analysis's, without the run-wide `max-total-bytes`
-/// (that one is counted when a result is taken, in the analysis's order).
-pub fn ahead_limits(limits: &Limits) -> Limits {
-    let mut limits = limits.clone();
-    limits.max_total_bytes = u64::MAX;
-    limits
-}
-
-/// Decodes one candidate through a helper's own view of the input, the way the
-/// [`super::files::ManifestStore`] would; `None` on any failure (the store then decodes the
-/// file itself and reports the failure).
-pub fn decode_ahead(
-    artifact: &Artifact,
-    path: &str,
-    cache: &mut AvroSchemaCache,
-    limits: &Limits,
-) -> Option<Prefetched> {
-    let entry = artifact.get(path)?;
-    let bytes = artifact.read_entry(entry, limits.max_entry_bytes).ok()?;
-    let before = cache.bytes_decompressed();
-    let (_, name) = crate::warehouse::split_parent(path);
-    let decoded = if name.starts_with("manifest-list-") {
-        Decoded::List(read_manifest_names(&bytes, cache, limits).ok()?)
-    } else {
-        Decoded::Manifest(read_manifest(&bytes, cache, limits).ok()?)
-    };
-    Some(Prefetched {
-        decoded,
-        bytes_read: bytes.len() as u64,
-        bytes_decompressed: cache.bytes_decompressed().saturating_sub(before),
-    })
-}
-
 #[cfg(not(target_arch = "wasm32"))]
 pub use threaded::{PrefetchStats, ThreadedPrefetch};
 
@@ -145,10 +88,12 @@ mod threaded {
     use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
     use std::thread::JoinHandle;
 
-    use super::{ahead_limits, candidates, decode_ahead, Prefetch, Prefetched};
+    use super::{is_candidate, Decoded, Prefetch, Prefetched};
     use crate::error::Result;
     use crate::limits::Limits;
     use crate::paimon::avro::AvroSchemaCache;
+    use crate::paimon::manifest::read_manifest;
+    use crate::paimon::manifest_list::read_manifest_names;
     use crate::source::Artifact;
 
     /// How many candidates a helper may decode ahead of the analysis before it waits for the
@@ -206,10 +151,17 @@ mod threaded {
         fn publish(&self, artifact: &Artifact) -> &Candidates {
             let mut state = self.lock();
             self.candidates.get_or_init(|| {
-                let paths: Vec<String> = candidates(artifact)
-                    .into_iter()
-                    .map(str::to_string)
+                let mut listed: Vec<(i64, &str)> = artifact
+                    .files()
+                    .iter()
+                    .filter(|f| is_candidate(&f.path))
+                    .map(|f| {
+                        let time = f.modified.map_or(i64::MIN, |t| t.to_utc_millis(None));
+                        (time, f.path.as_str())
+                    })
                     .collect();
+                listed.sort_unstable();
+                let paths: Vec<String> = listed.iter().map(|(_, p)| p.to_string()).collect();
                 let index = paths
                     .iter()
                     .enumerate()
@@ -314,7 +266,8 @@ mod threaded {
                 }),
                 changed: Condvar::new(),
             });
-            let limits = ahead_limits(limits);
+            let mut limits = limits.clone();
+            limits.max_total_bytes = u64::MAX;
             let open = Arc::new(open);
             let handles = (0..helpers)
                 .filter_map(|n| {
@@ -388,7 +341,7 @@ mod threaded {
                 .map(String::as_str)
                 .unwrap_or_default();
             let result = catch_unwind(AssertUnwindSafe(|| {
-                decode_ahead(artifact, path, &mut cache, limits)
+                decode(artifact, path, &mut cache, limits)
             }));
             let result = match result {
                 Ok(r) => r,
@@ -400,6 +353,30 @@ mod threaded {
             };
             shared.finish(i, result);
         }
+    }
+
+    /// Decodes one candidate the way the [`super::super::files::ManifestStore`] would;
+    /// `None` on any failure (the store then decodes it and reports the failure).
+    fn decode(
+        artifact: &Artifact,
+        path: &str,
+        cache: &mut AvroSchemaCache,
+        limits: &Limits,
+    ) -> Option<Prefetched> {
+        let entry = artifact.get(path)?;
+        let bytes = artifact.read_entry(entry, limits.max_entry_bytes).ok()?;
+        let before = cache.bytes_decompressed();
+        let (_, name) = crate::warehouse::split_parent(path);
+        let decoded = if name.starts_with("manifest-list-") {
+            Decoded::List(read_manifest_names(&bytes, cache, limits).ok()?)
+        } else {
+            Decoded::Manifest(read_manifest(&bytes, cache, limits).ok()?)
+        };
+        Some(Prefetched {
+            decoded,
+            bytes_read: bytes.len() as u64,
+            bytes_decompressed: cache.bytes_decompressed().saturating_sub(before),
+        })
     }
 
     impl Prefetch for ThreadedPrefetch {
