@@ -21,6 +21,7 @@ The page is the built site in dist/ (PRV_BENCH_DIST overrides it); the CLI is
 target/release/paimon-recovery-validator (PRV_BENCH_CLI overrides it, with --no-build).
 """
 import argparse
+import fcntl
 import json
 import os
 import platform
@@ -275,6 +276,21 @@ def main():
     ap.add_argument('--no-build', action='store_true',
                     help='use the binaries as built (PRV_BENCH_CLI, PRV_BENCH_SYNTH override them)')
     args = ap.parse_args()
+
+    # One run at a time: two at once would time each other (both use every core) and write the
+    # same files in bench/out/.
+    os.makedirs(OUT, exist_ok=True)
+    lock = open(os.path.join(OUT, '.run.lock'), 'a+')
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.seek(0)
+        holder = lock.read().strip() or 'another process'
+        raise SystemExit(f'bench/run.py: another run is in progress ({holder}); '
+                         'its timings and bench/out/ would be mixed with this one\'s. Wait for it.')
+    lock.truncate(0)
+    lock.write(f'pid {os.getpid()}, started {time.strftime("%H:%M:%S")}\n')
+    lock.flush()
 
     setup(args)
     only = set(filter(None, args.only.split(',')))
