@@ -25,16 +25,10 @@
 // and tiered up the worker's wasm); its memory figures include the first run.
 // PRV_BENCH_CHROMIUM_ARGS adds Chromium flags (e.g. '--js-flags=--no-liftoff').
 // Each run uses a fresh browser, so the renderer's peak RSS (VmHWM) belongs to that run alone.
-import { spawn } from 'node:child_process';
 import { readFileSync, existsSync, writeFileSync, readdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { resolve, basename } from 'node:path';
-import { createRequire } from 'node:module';
-
-const root = fileURLToPath(new URL('..', import.meta.url));
-const require = createRequire(`${root}/package.json`);
-const { chromium } = require('playwright-core');
+import { root, serveDist, launchChromium, waitLikeAUser } from './harness.mjs';
 
 const argv = process.argv.slice(2);
 let runs = 3;
@@ -63,22 +57,7 @@ function fail(reason) {
 }
 if (!existsSync(`${dist}/index.html`)) fail('dist/index.html missing (run make dist)');
 
-const port = 18000 + (process.pid % 1000);
-const server = spawn(
-  process.execPath,
-  [`${root}/scripts/serve.mjs`, '--root', dist, '--host', '127.0.0.1', '--port', String(port), '--quiet'],
-  { stdio: 'ignore' },
-);
-const base = `http://127.0.0.1:${port}/`;
-for (let i = 0; i < 100; i++) {
-  try {
-    const r = await fetch(base);
-    if (r.ok) break;
-  } catch {
-    /* not up yet */
-  }
-  await new Promise((r) => setTimeout(r, 100));
-}
+const { base, server } = await serveDist(dist, 18000 + (process.pid % 1000));
 
 // The browser process started with `--user-data-dir=<dir>`.
 function browserPid(dir) {
@@ -123,17 +102,7 @@ function rendererPeakKiB(pid, field = 'VmHWM') {
 async function runOnce(zip) {
   // A persistent context has a user-data-dir of our choosing: it finds the browser's processes.
   const dir = mkdtempSync(`${tmpdir()}/prv-page-bench-`);
-  const browser = await chromium.launchPersistentContext(dir, {
-    executablePath: process.env.PRV_CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      '--disable-dev-shm-usage',
-      // extra flags for experiments, e.g. PRV_BENCH_CHROMIUM_ARGS='--js-flags=--no-liftoff'
-      ...(process.env.PRV_BENCH_CHROMIUM_ARGS ?? '').split(' ').filter(Boolean),
-    ],
-  });
+  const browser = await launchChromium(dir);
   // Harness marks (not the page's own): when the page posts its request to the analysis worker
   // and when each kind of reply arrives. request -> done is the worker's whole analysis (reading
   // the Blob, the core, serializing the report), without the page's rendering of the report.
@@ -164,19 +133,8 @@ async function runOnce(zip) {
     await page.goto(base);
     const input = page.locator('input[type=file][data-testid=artifact-input]');
     await input.waitFor({ state: 'attached', timeout: 60_000 });
-    // The page starts its worker when it loads and warms it on its bundled example
-    // (data-worker on <html>: starting, warming, warm); wait for that, as a user takes a moment
-    // to pick a file. A page without it (older builds) gets 300 ms for its worker to start.
-    const warmState = await page
-      .waitForFunction(() => ['warm', 'failed'].includes(document.documentElement.dataset.worker), null, {
-        timeout: 30_000,
-        polling: 50,
-      })
-      .then(() => page.evaluate(() => document.documentElement.dataset.worker))
-      .catch(() => null);
-    // then a moment more (PRV_BENCH_PICK_MS, default 1000 ms): a user needs longer than that to
-    // pick a file, and V8 finishes compiling the functions the warm-up made hot meanwhile
-    await page.waitForTimeout(warmState ? Number(process.env.PRV_BENCH_PICK_MS ?? 1000) : 300);
+    // the warm-up, then a user's moment to pick a file (harness.mjs)
+    const warmState = await waitLikeAUser(page);
     const preMarks = await page.evaluate(() =>
       performance.getEntriesByType('mark').map((m) => ({ name: m.name, startTime: m.startTime })),
     );

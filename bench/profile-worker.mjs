@@ -4,8 +4,8 @@
 //
 //   node bench/profile-worker.mjs [--dist dist] [--out prefix] [--top 30] [--interval 200] a.zip
 //
-// It loads the built page (dist/), waits until the page has started and warmed its worker (as
-// bench/page.mjs does, plus PRV_BENCH_PICK_MS, default 1000 ms), attaches to every worker over the
+// It loads the built page (dist/), waits until the page has started and warmed its worker and a
+// user's moment more (bench/harness.mjs, as bench/page.mjs does), attaches to every worker over the
 // Chrome DevTools Protocol (Target.attachToTarget, flat sessions) and samples them with the V8
 // profiler (Profiler.start, --interval µs between samples) while the page analyses the zip. It
 // prints each worker's busy time and its functions by self time, and with --out writes each
@@ -13,16 +13,13 @@
 //
 // Sampling costs time (an analysis takes ~1.3-1.5x as long while profiled): compare functions
 // within a profile, and time analyses with bench/page.mjs, not with this.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { createRequire } from 'node:module';
+import { root, serveDist, launchChromium, waitLikeAUser } from './harness.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(`${root}/package.json`);
-const { chromium } = require('playwright-core');
 // playwright-core bundles a WebSocket client; Node 20 has none of its own.
 const { ws: WebSocket } = require(`${root}/node_modules/playwright-core/lib/utilsBundle.js`);
 
@@ -48,22 +45,8 @@ if (!existsSync(`${dist}/index.html`)) {
   process.exit(2);
 }
 
-const port = 19000 + (process.pid % 1000);
 const debugPort = 20000 + (process.pid % 1000);
-const server = spawn(
-  process.execPath,
-  [`${root}/scripts/serve.mjs`, '--root', dist, '--host', '127.0.0.1', '--port', String(port), '--quiet'],
-  { stdio: 'ignore' },
-);
-const base = `http://127.0.0.1:${port}/`;
-for (let i = 0; i < 100; i++) {
-  try {
-    if ((await fetch(base)).ok) break;
-  } catch {
-    /* not up yet */
-  }
-  await new Promise((r) => setTimeout(r, 100));
-}
+const { base, server } = await serveDist(dist, 19000 + (process.pid % 1000));
 
 // Self time per function of a V8 CPU profile, busiest first (idle and the profiler left out).
 function selfTimes(profile) {
@@ -84,24 +67,12 @@ function selfTimes(profile) {
 }
 
 const dir = mkdtempSync(`${tmpdir()}/prv-profile-`);
-const browser = await chromium.launchPersistentContext(dir, {
-  executablePath: process.env.PRV_CHROMIUM ?? '/usr/bin/chromium',
-  headless: true,
-  args: [
-    '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    '--disable-dev-shm-usage', `--remote-debugging-port=${debugPort}`,
-  ],
-});
+const browser = await launchChromium(dir, [`--remote-debugging-port=${debugPort}`]);
 let socket = null;
 try {
   const page = await browser.newPage();
   await page.goto(base);
-  await page.waitForFunction(() => ['warm', 'failed'].includes(document.documentElement.dataset.worker), null, {
-    timeout: 60_000,
-    polling: 50,
-  });
-  await page.waitForTimeout(Number(process.env.PRV_BENCH_PICK_MS ?? 1000));
+  await waitLikeAUser(page);
 
   const version = await (await fetch(`http://127.0.0.1:${debugPort}/json/version`)).json();
   socket = new WebSocket(version.webSocketDebuggerUrl, { perMessageDeflate: false });
