@@ -1,0 +1,135 @@
+#!/usr/bin/env node
+// What the browser's wasm engine costs, apart from the page: the core alone (bench/core-wasm,
+// the zip already in memory: no Blob reads, no worker protocol) timed in Debian's Chromium (a
+// dedicated worker, warmed on the page's example as the page warms its worker) and in Node,
+// next to the CLI as shipped and with --threads 1, interleaved in rounds.
+//
+//   node bench/core-wasm.mjs [--rounds 3] [--repeat 2] [--touch MiB] [--no-build] a.zip b.zip ...
+//
+// Each round starts a fresh browser and a fresh Node process per zip; each analyses the zip
+// `--repeat` times in a row. "first" is the first analysis of the zip in that process (what
+// the page's user waits for), "later" the median of the others (V8 has then optimized every
+// function the analysis runs, and the wasm memory it needs is resident). --touch makes that
+// much wasm memory resident before the first analysis (bench/core-wasm/src/lib.rs,
+// touch_memory), to tell the cost of faulting in fresh memory from the rest.
+// The CLI is target/release/paimon-recovery-validator (PRV_BENCH_CLI overrides it).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, resolve } from 'node:path';
+import { root, serveDist, launchChromium } from './harness.mjs';
+
+const argv = process.argv.slice(2);
+let rounds = 3;
+let repeat = 2;
+let touch = 0;
+let build = true;
+const zips = [];
+for (let i = 0; i < argv.length; i++) {
+  if (argv[i] === '--rounds') rounds = Number(argv[++i]);
+  else if (argv[i] === '--repeat') repeat = Math.max(1, Number(argv[++i]));
+  else if (argv[i] === '--touch') touch = Number(argv[++i]);
+  else if (argv[i] === '--no-build') build = false;
+  else zips.push(resolve(argv[i]));
+}
+if (!zips.length) {
+  console.error('usage: node bench/core-wasm.mjs [--rounds 3] [--repeat 2] [--touch MiB] [--no-build] a.zip ...');
+  process.exit(2);
+}
+const cli = process.env.PRV_BENCH_CLI ? resolve(process.env.PRV_BENCH_CLI) : `${root}/target/release/paimon-recovery-validator`;
+const out = `${root}/bench/out/core-wasm`;
+const www = `${out}/www`;
+
+// Build the wasm (the page's toolchain and release profile) and its two kinds of glue.
+if (build) {
+  const env = `${root}/scripts/wasm-env.sh`;
+  console.error('building bench/core-wasm for wasm32 ...');
+  execFileSync(env, ['cargo', 'build', '--release', '--target', 'wasm32-unknown-unknown', '-p', 'prv-core-wasm'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const targetDir = execFileSync(env, ['sh', '-c', 'printf %s "$CARGO_TARGET_DIR"']).toString();
+  const wasm = `${targetDir}/wasm32-unknown-unknown/release/prv_core_wasm.wasm`;
+  rmSync(out, { recursive: true, force: true });
+  execFileSync(env, ['wasm-bindgen', '--target', 'no-modules', '--out-dir', www, wasm], { stdio: 'inherit' });
+  execFileSync(env, ['wasm-bindgen', '--target', 'nodejs', '--out-dir', `${out}/node`, wasm], { stdio: 'inherit' });
+}
+if (!existsSync(`${www}/prv_core_wasm_bg.wasm`)) {
+  console.error(`${www} has no build: run without --no-build`);
+  process.exit(2);
+}
+for (const f of ['index.html', 'worker.js']) copyFileSync(`${root}/bench/core-wasm/www/${f}`, `${www}/${f}`);
+const link = (target, name) => {
+  rmSync(`${www}/${name}`, { force: true });
+  symlinkSync(target, `${www}/${name}`);
+};
+link(`${root}/tests/fixtures/warehouses/java09_d_crash_between_append_and_compact.zip`, 'example.zip');
+zips.forEach((z, i) => link(z, `z${i}.zip`));
+
+// Node: the same steps as worker.js, in a fresh process.
+const nodeScript = `${out}/node/run.cjs`;
+writeFileSync(nodeScript, `
+const { analyse_zip, touch_memory } = require('./prv_core_wasm.js');
+const fs = require('fs');
+const [zip, warmMs, pauseMs, touchMiB, repeat] = process.argv.slice(2);
+const example = fs.readFileSync(${JSON.stringify(`${www}/example.zip`)});
+const bytes = fs.readFileSync(zip);
+let t = performance.now(), warmRuns = 0;
+while (warmRuns === 0 || performance.now() - t < Number(warmMs)) { analyse_zip(example); warmRuns++; }
+setTimeout(() => {
+  if (Number(touchMiB)) touch_memory(Number(touchMiB));
+  const runs = [];
+  for (let i = 0; i < Number(repeat); i++) { const s = performance.now(); analyse_zip(bytes); runs.push(performance.now() - s); }
+  console.log(JSON.stringify(runs));
+}, Number(pauseMs));
+`);
+
+const { base, server } = await serveDist(www, 18700 + (process.pid % 200));
+const rows = Object.fromEntries(zips.map((z) => [z, { cli: [], cli1: [], nodeFirst: [], nodeLater: [], chromeFirst: [], chromeLater: [] }]));
+const wallMs = (cmd, args) => {
+  const s = process.hrtime.bigint();
+  const r = spawnSync(cmd, args, { stdio: ['ignore', 'ignore', 'ignore'] });
+  if (r.status !== 0 && r.status !== 1 && r.status !== 2) throw new Error(`${cmd} failed: ${r.status}`);
+  return Number(process.hrtime.bigint() - s) / 1e6;
+};
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
+};
+try {
+  for (let r = 0; r < rounds; r++) {
+    console.error(`round ${r + 1}/${rounds}`);
+    for (const [i, z] of zips.entries()) {
+      const row = rows[z];
+      if (existsSync(cli)) {
+        row.cli.push(wallMs(cli, ['check', '--format', 'json', z]));
+        row.cli1.push(wallMs(cli, ['check', '--threads', '1', '--format', 'json', z]));
+      }
+      const node = spawnSync(process.execPath, [nodeScript, z, '400', '1000', String(touch), String(repeat)]);
+      const nodeRuns = JSON.parse(node.stdout.toString().trim().split('\n').pop());
+      row.nodeFirst.push(nodeRuns[0]);
+      row.nodeLater.push(...nodeRuns.slice(1));
+      const browser = await launchChromium(mkdtempSync(`${tmpdir()}/prv-core-wasm-`));
+      try {
+        const page = await browser.newPage();
+        await page.goto(`${base}index.html?zip=z${i}.zip&touch=${touch}&repeat=${repeat}`);
+        const res = await page.waitForFunction(() => window.prvResult, null, { timeout: 300_000, polling: 100 }).then((h) => h.jsonValue());
+        if (res.error) throw new Error(`${basename(z)} in Chromium: ${res.error}`);
+        row.chromeFirst.push(res.runs[0].ms);
+        row.chromeLater.push(...res.runs.slice(1).map((x) => x.ms));
+      } finally {
+        await browser.close();
+      }
+    }
+  }
+} finally {
+  server.kill();
+}
+
+const ms = (x) => (Number.isNaN(x) ? '—' : `${Math.round(x)} ms`);
+console.log(`the core alone, from memory, ${rounds} rounds (medians)${touch ? `, ${touch} MiB made resident first` : ''}`);
+console.log('| input | CLI | CLI 1 thread | wasm in Node: first | later | wasm in Chromium: first | later | Chromium first / CLI | Chromium first / CLI 1 thread |');
+console.log('|---|---|---|---|---|---|---|---|---|');
+for (const z of zips) {
+  const m = Object.fromEntries(Object.entries(rows[z]).map(([k, v]) => [k, median(v)]));
+  console.log(`| ${basename(z, '.zip')} | ${ms(m.cli)} | ${ms(m.cli1)} | ${ms(m.nodeFirst)} | ${ms(m.nodeLater)} | ${ms(m.chromeFirst)} | ${ms(m.chromeLater)} | ${(m.chromeFirst / m.cli).toFixed(2)} | ${(m.chromeFirst / m.cli1).toFixed(2)} |`);
+}
+writeFileSync(`${out}/results.json`, JSON.stringify({ rounds, repeat, touch, rows }, null, 2));

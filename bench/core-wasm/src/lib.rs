@@ -1,0 +1,64 @@
+//! The core alone, as wasm, for measurements (bench/core-wasm.mjs).
+//!
+//! The page's worker reads the user's Blob in ranges, posts progress and keeps the analysis for
+//! detail requests. This runs only what the CLI runs: open a zip that is already in memory,
+//! analyse it with the default options, render the JSON report. Timing it in Chromium and in
+//! Node, next to the page and the CLI, tells what the browser's wasm engine costs and what the
+//! page adds.
+
+use std::rc::Rc;
+
+use prv::source::{Artifact, Input, RandomAccess};
+use wasm_bindgen::prelude::wasm_bindgen;
+
+/// Analyses the zip `bytes` as the CLI does (`--format json`); returns the report's length in
+/// bytes, or an error message. The clock is fixed, so every run does the same work.
+#[wasm_bindgen]
+pub fn analyse_zip(bytes: Vec<u8>) -> Result<usize, String> {
+    let options = prv::AnalysisOptions {
+        now_millis: Some(0),
+        ..Default::default()
+    };
+    let input = Input::Zip {
+        name: "artifact.zip".into(),
+        data: Rc::new(bytes) as Rc<dyn RandomAccess>,
+    };
+    let artifact = Artifact::open(vec![input], &options.limits).map_err(|e| e.to_string())?;
+    let analysis = prv::run(&artifact, &options, &mut |_| {});
+    Ok(prv::report::json::render(&analysis.report).len())
+}
+
+/// Makes `mib` MiB of wasm memory resident (writes every byte of a block that size) and gives
+/// it back to the allocator, which carves the next analysis's allocations from it: separates
+/// the cost of faulting in fresh memory from the analysis's own. Returns `mib`, or 0 if the
+/// allocation failed.
+#[wasm_bindgen]
+pub fn touch_memory(mib: u32) -> u32 {
+    let bytes = (mib as usize) << 20;
+    let mut block: Vec<u8> = Vec::new();
+    if block.try_reserve_exact(bytes).is_err() {
+        return 0;
+    }
+    block.resize(bytes, 1);
+    drop(std::hint::black_box(block));
+    mib
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn analyses_the_bundled_example() {
+        let zip = include_bytes!(
+            "../../../tests/fixtures/warehouses/java09_d_crash_between_append_and_compact.zip"
+        );
+        let len = analyse_zip(zip.to_vec()).unwrap_or(0);
+        assert!(len > 1000, "report of {len} bytes");
+    }
+
+    #[test]
+    fn rejects_what_is_not_a_zip() {
+        assert!(analyse_zip(b"not a zip".to_vec()).is_err());
+    }
+}
