@@ -4,18 +4,20 @@
 // dedicated worker, warmed on the page's example as the page warms its worker) and in Node,
 // next to the CLI as shipped and with --threads 1, interleaved in rounds.
 //
-//   node bench/core-wasm.mjs [--rounds 3] [--repeat 2] [--touch MiB] [--no-build] a.zip b.zip ...
+//   node bench/core-wasm.mjs [--rounds 3] [--repeat 2] [--touch MiB] [--page DIST] [--no-build] a.zip ...
 //
-// Each round starts a fresh browser and a fresh Node process per zip; each analyses the zip
+// As the page's worker, it reserves wasm memory in one step before the first analysis of the
+// zip (web/src/blob.rs, reserve_memory). Each round starts a fresh browser and a fresh Node process per zip; each analyses the zip
 // `--repeat` times in a row. "first" is the first analysis of the zip in that process (what
 // the page's user waits for), "later" the median of the others (V8 has then optimized every
 // function the analysis runs, and the wasm memory it needs is resident). --touch makes that
 // much wasm memory resident before the first analysis (bench/core-wasm/src/lib.rs,
 // touch_memory), to tell the cost of faulting in fresh memory from the rest.
+// --page DIST also times the page built in DIST on each zip in each round (bench/page.mjs, one
+// run: request -> done, the Blob reads and the report included), for the three side by side.
 // The CLI is target/release/paimon-recovery-validator (PRV_BENCH_CLI overrides it).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { root, serveDist, launchChromium } from './harness.mjs';
@@ -25,16 +27,18 @@ let rounds = 3;
 let repeat = 2;
 let touch = 0;
 let build = true;
+let pageDist = null;
 const zips = [];
 for (let i = 0; i < argv.length; i++) {
   if (argv[i] === '--rounds') rounds = Number(argv[++i]);
   else if (argv[i] === '--repeat') repeat = Math.max(1, Number(argv[++i]));
   else if (argv[i] === '--touch') touch = Number(argv[++i]);
   else if (argv[i] === '--no-build') build = false;
+  else if (argv[i] === '--page') pageDist = resolve(argv[++i]);
   else zips.push(resolve(argv[i]));
 }
 if (!zips.length) {
-  console.error('usage: node bench/core-wasm.mjs [--rounds 3] [--repeat 2] [--touch MiB] [--no-build] a.zip ...');
+  console.error('usage: node bench/core-wasm.mjs [--rounds 3] [--repeat 2] [--touch MiB] [--page DIST] [--no-build] a.zip ...');
   process.exit(2);
 }
 const cli = process.env.PRV_BENCH_CLI ? resolve(process.env.PRV_BENCH_CLI) : `${root}/target/release/paimon-recovery-validator`;
@@ -67,7 +71,7 @@ zips.forEach((z, i) => link(z, `z${i}.zip`));
 // Node: the same steps as worker.js, in a fresh process.
 const nodeScript = `${out}/node/run.cjs`;
 writeFileSync(nodeScript, `
-const { analyse_zip, touch_memory } = require('./prv_core_wasm.js');
+const { analyse_zip, reserve_memory, touch_memory } = require('./prv_core_wasm.js');
 const fs = require('fs');
 const [zip, warmMs, pauseMs, touchMiB, repeat] = process.argv.slice(2);
 const example = fs.readFileSync(${JSON.stringify(`${www}/example.zip`)});
@@ -75,6 +79,7 @@ const bytes = fs.readFileSync(zip);
 let t = performance.now(), warmRuns = 0;
 while (warmRuns === 0 || performance.now() - t < Number(warmMs)) { analyse_zip(example); warmRuns++; }
 setTimeout(() => {
+  reserve_memory(bytes.length);
   if (Number(touchMiB)) touch_memory(Number(touchMiB));
   const runs = [];
   for (let i = 0; i < Number(repeat); i++) { const s = performance.now(); analyse_zip(bytes); runs.push(performance.now() - s); }
@@ -83,13 +88,15 @@ setTimeout(() => {
 `);
 
 const { base, server } = await serveDist(www, 18700 + (process.pid % 200));
-const rows = Object.fromEntries(zips.map((z) => [z, { cli: [], cli1: [], nodeFirst: [], nodeLater: [], chromeFirst: [], chromeLater: [] }]));
-const wallMs = (cmd, args) => {
-  const s = process.hrtime.bigint();
-  const r = spawnSync(cmd, args, { stdio: ['ignore', 'ignore', 'ignore'] });
-  if (r.status !== 0 && r.status !== 1 && r.status !== 2) throw new Error(`${cmd} failed: ${r.status}`);
-  return Number(process.hrtime.bigint() - s) / 1e6;
+const rows = Object.fromEntries(zips.map((z) => [z, { cli: [], cli1: [], nodeFirst: [], nodeLater: [], chromeFirst: [], chromeLater: [], page: [] }]));
+// The CLI's wall time, measured by hyperfine (-N: no shell; one run), as bench/run.py does: a
+// process started from Node would add Node's own spawning cost to the CLI's time.
+const hyperfineMs = (commands) => {
+  const json = `${out}/hyperfine.json`;
+  execFileSync('hyperfine', ['-N', '--runs', '1', '--style', 'none', '-i', '--export-json', json, ...commands], { stdio: 'ignore' });
+  return JSON.parse(readFileSync(json, 'utf8')).results.map((r) => r.mean * 1000);
 };
+const quote = (s) => `'${s.replaceAll("'", "'\\''")}'`;
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
@@ -100,8 +107,12 @@ try {
     for (const [i, z] of zips.entries()) {
       const row = rows[z];
       if (existsSync(cli)) {
-        row.cli.push(wallMs(cli, ['check', '--format', 'json', z]));
-        row.cli1.push(wallMs(cli, ['check', '--threads', '1', '--format', 'json', z]));
+        const [shipped, one] = hyperfineMs([
+          `${quote(cli)} check --format json ${quote(z)}`,
+          `${quote(cli)} check --threads 1 --format json ${quote(z)}`,
+        ]);
+        row.cli.push(shipped);
+        row.cli1.push(one);
       }
       const node = spawnSync(process.execPath, [nodeScript, z, '400', '1000', String(touch), String(repeat)]);
       const nodeRuns = JSON.parse(node.stdout.toString().trim().split('\n').pop());
@@ -118,6 +129,14 @@ try {
       } finally {
         await browser.close();
       }
+      if (pageDist) {
+        const json = `${out}/page.json`;
+        execFileSync(process.execPath, [`${root}/bench/page.mjs`, '--runs', '1', '--dist', pageDist, '--out', json, z], { stdio: 'ignore' });
+        const res = JSON.parse(readFileSync(json, 'utf8'));
+        const ms = Object.values(res.results ?? {})[0]?.medianMs;
+        if (!res.ready || typeof ms !== 'number') throw new Error(`bench/page.mjs on ${basename(z)}: ${res.reason ?? 'no time'}`);
+        row.page.push(ms);
+      }
     }
   }
 } finally {
@@ -126,10 +145,11 @@ try {
 
 const ms = (x) => (Number.isNaN(x) ? '—' : `${Math.round(x)} ms`);
 console.log(`the core alone, from memory, ${rounds} rounds (medians)${touch ? `, ${touch} MiB made resident first` : ''}`);
-console.log('| input | CLI | CLI 1 thread | wasm in Node: first | later | wasm in Chromium: first | later | Chromium first / CLI | Chromium first / CLI 1 thread |');
-console.log('|---|---|---|---|---|---|---|---|---|');
+const pageCols = pageDist ? ' page | page / CLI |' : '';
+console.log(`| input | CLI | CLI 1 thread | wasm in Node: first | later | wasm in Chromium: first | later | Chromium first / CLI | Chromium first / CLI 1 thread |${pageCols}`);
+console.log(`|---|---|---|---|---|---|---|---|---|${pageDist ? '---|---|' : ''}`);
 for (const z of zips) {
   const m = Object.fromEntries(Object.entries(rows[z]).map(([k, v]) => [k, median(v)]));
-  console.log(`| ${basename(z, '.zip')} | ${ms(m.cli)} | ${ms(m.cli1)} | ${ms(m.nodeFirst)} | ${ms(m.nodeLater)} | ${ms(m.chromeFirst)} | ${ms(m.chromeLater)} | ${(m.chromeFirst / m.cli).toFixed(2)} | ${(m.chromeFirst / m.cli1).toFixed(2)} |`);
+  console.log(`| ${basename(z, '.zip')} | ${ms(m.cli)} | ${ms(m.cli1)} | ${ms(m.nodeFirst)} | ${ms(m.nodeLater)} | ${ms(m.chromeFirst)} | ${ms(m.chromeLater)} | ${(m.chromeFirst / m.cli).toFixed(2)} | ${(m.chromeFirst / m.cli1).toFixed(2)} |${pageDist ? ` ${ms(m.page)} | ${(m.page / m.cli).toFixed(2)} |` : ''}`);
 }
 writeFileSync(`${out}/results.json`, JSON.stringify({ rounds, repeat, touch, rows }, null, 2));

@@ -28,6 +28,26 @@ pub fn analyse_zip(bytes: Vec<u8>) -> Result<usize, String> {
     Ok(prv::report::json::render(&analysis.report).len())
 }
 
+/// Grows the wasm memory in one step as the page's worker does when it opens the user's file
+/// (`web/src/blob.rs`, `reserve_memory`: four times the input's size, 64–256 MiB, given back to
+/// the allocator at once), so that the analysis here meets the same memory as the page's.
+/// Returns the MiB reserved (0 if none could be).
+#[wasm_bindgen]
+pub fn reserve_memory(input_bytes: f64) -> u32 {
+    const MIN: f64 = (64u64 << 20) as f64;
+    const MAX: f64 = (256u64 << 20) as f64;
+    let mut bytes = (input_bytes * 4.0).clamp(MIN, MAX) as usize;
+    while bytes >= 16 << 20 {
+        let mut block: Vec<u8> = Vec::new();
+        if block.try_reserve_exact(bytes).is_ok() {
+            drop(std::hint::black_box(block));
+            return (bytes >> 20) as u32;
+        }
+        bytes /= 2;
+    }
+    0
+}
+
 /// Makes `mib` MiB of wasm memory resident (writes every byte of a block that size) and gives
 /// it back to the allocator, which carves the next analysis's allocations from it: separates
 /// the cost of faulting in fresh memory from the analysis's own. Returns `mib`, or 0 if the

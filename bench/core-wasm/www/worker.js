@@ -1,7 +1,8 @@
 // The core alone (prv_core_wasm.wasm, bench/core-wasm/src/lib.rs) in a dedicated worker: warms it
 // on the page's bundled example for warmMs as the page does, waits pauseMs (the user picking a
-// file), optionally makes touchMiB of wasm memory resident, then analyses each zip `repeat`
-// times from memory and posts the times.
+// file), reserves wasm memory for the first zip as the page's worker does when it opens the
+// user's file, optionally makes touchMiB of it resident, then analyses each zip `repeat` times
+// from memory and posts the times.
 importScripts('prv_core_wasm.js');
 onmessage = async (e) => {
   const { zips, warmMs, pauseMs, touchMiB, repeat } = e.data;
@@ -15,6 +16,7 @@ onmessage = async (e) => {
     let warmRuns = 0;
     while (warmRuns === 0 || performance.now() - t < warmMs) { wasm_bindgen.analyse_zip(example); warmRuns++; }
     await new Promise((r) => setTimeout(r, pauseMs));
+    if (inputs.length) wasm_bindgen.reserve_memory(inputs[0][1].length);
     let touchMs = null;
     if (touchMiB) { const s = performance.now(); wasm_bindgen.touch_memory(touchMiB); touchMs = performance.now() - s; }
     const runs = [];
