@@ -283,6 +283,82 @@ fn helpers_that_cannot_open_the_input_change_nothing() {
     assert_eq!(panicking.stats().taken, 0);
 }
 
+/// `start_with` hands each helper to a spawner that may run it late or never (the page's pool
+/// of Web Workers, where `std::thread` does not exist): the report is the same whether the jobs
+/// ran before the analysis, were never run, or are run only after the prefetch was dropped
+/// (then they return at once), and dropping never waits for a job that has not started.
+#[test]
+fn helper_jobs_run_late_or_never_change_nothing_and_never_block() {
+    use prv::timeline::prefetch::HelperJob;
+    use std::sync::Mutex;
+
+    let path = common::fixture("warehouses/java09_lookup_nowait.zip");
+    let limits = Limits::default();
+    let options = options(&limits);
+    let plain = {
+        let artifact = open_path(&path, &limits).expect("open");
+        prv::report::json::render(&analyze(&artifact, &options, &mut |_| {}))
+    };
+    // Counts the helpers that open the input.
+    let opened = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let open = {
+        let path = path.clone();
+        let opened = Arc::clone(&opened);
+        move |l: &Limits| {
+            opened.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            open_path(&path, l)
+        }
+    };
+
+    // Run by the spawner before the analysis, on this thread: every candidate comes from them.
+    let early = ThreadedPrefetch::start_with(2, &limits, open.clone(), |job: HelperJob| {
+        job();
+        true
+    });
+    early.wait_until_idle();
+    let artifact = open_path(&path, &limits).expect("open");
+    let report = analyze_prefetched(&artifact, &options, &early, &mut |_| {});
+    assert_eq!(plain, prv::report::json::render(&report));
+    assert!(early.stats().taken > 0, "{:?}", early.stats());
+    drop(early);
+
+    // Queued and never run while the analysis lasts; dropping the prefetch returns (it would
+    // hang if it waited for them); run afterwards, each returns at once without decoding.
+    let queue: Arc<Mutex<Vec<HelperJob>>> = Arc::default();
+    let late = {
+        let queue = Arc::clone(&queue);
+        ThreadedPrefetch::start_with(2, &limits, open.clone(), move |job: HelperJob| {
+            queue.lock().unwrap().push(job);
+            true
+        })
+    };
+    let artifact = open_path(&path, &limits).expect("open");
+    let report = analyze_prefetched(&artifact, &options, &late, &mut |_| {});
+    assert_eq!(plain, prv::report::json::render(&report));
+    let stats = late.stats();
+    assert_eq!((stats.taken, stats.decoded_ahead), (0, 0), "{stats:?}");
+    drop(late);
+    let jobs = std::mem::take(&mut *queue.lock().unwrap());
+    assert_eq!(jobs.len(), 2);
+    let before = opened.load(std::sync::atomic::Ordering::SeqCst);
+    for job in jobs {
+        job();
+    }
+    assert_eq!(
+        opened.load(std::sync::atomic::Ordering::SeqCst),
+        before,
+        "a job started after the drop opened the input"
+    );
+
+    // A spawner that cannot start any: the analysis does all the work.
+    let none = ThreadedPrefetch::start_with(3, &limits, open, |_job: HelperJob| false);
+    none.wait_until_idle();
+    let artifact = open_path(&path, &limits).expect("open");
+    let report = analyze_prefetched(&artifact, &options, &none, &mut |_| {});
+    assert_eq!(plain, prv::report::json::render(&report));
+    assert_eq!(none.stats().taken, 0);
+}
+
 /// The CLI's JSON report of `paths` with `--threads threads` and a fixed clock.
 fn cli_json(paths: &[&str], threads: &str) -> String {
     let mut args = vec!["check"];

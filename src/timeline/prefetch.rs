@@ -1,4 +1,5 @@
-//! Decoding manifest lists and manifests ahead of the analysis, on other threads (native only).
+//! Decoding manifest lists and manifests ahead of the analysis, on other threads (native, and
+//! wasm built with shared memory).
 //!
 //! Decoding the `manifest/` directory is most of an analysis (two thirds of the CLI's time on a
 //! 6,000-snapshot table: inflating each zip entry, zstd, Avro). The analysis itself walks the
@@ -78,15 +79,14 @@ pub fn is_candidate(path: &str) -> bool {
     dir_name == "manifest" && name.starts_with("manifest-")
 }
 
-#[cfg(not(target_arch = "wasm32"))]
-pub use threaded::{PrefetchStats, ThreadedPrefetch};
+#[cfg(any(not(target_arch = "wasm32"), target_feature = "atomics"))]
+pub use threaded::{HelperJob, PrefetchStats, ThreadedPrefetch};
 
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(not(target_arch = "wasm32"), target_feature = "atomics"))]
 mod threaded {
     use std::collections::HashMap;
     use std::panic::{catch_unwind, AssertUnwindSafe};
     use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
-    use std::thread::JoinHandle;
 
     use super::{is_candidate, Decoded, Prefetch, Prefetched};
     use crate::error::Result;
@@ -121,8 +121,10 @@ mod threaded {
         waiting: usize,
         /// Helpers decoding a file now.
         busy: usize,
-        /// Helpers not yet returned.
+        /// Helpers started and not yet returned (the ones [`ThreadedPrefetch`]'s drop waits for).
         running: usize,
+        /// Helpers handed to the spawner and not yet returned, started or not.
+        pending: usize,
         stop: bool,
         stats: PrefetchStats,
     }
@@ -235,11 +237,14 @@ mod threaded {
         pub waited: u64,
     }
 
+    /// One helper's whole work, for a thread to run (see [`ThreadedPrefetch::start_with`]).
+    pub type HelperJob = Box<dyn FnOnce() + Send + 'static>;
+
     /// Helper threads decoding an artifact's manifest lists and manifests ahead of the analysis.
-    /// Dropping it stops them (each finishes the file in hand) and waits for them.
+    /// Dropping it stops them (each finishes the file in hand) and waits for the ones that have
+    /// started.
     pub struct ThreadedPrefetch {
         shared: Arc<Shared>,
-        helpers: Vec<JoinHandle<()>>,
     }
 
     impl ThreadedPrefetch {
@@ -249,9 +254,35 @@ mod threaded {
         /// (that one is counted when a result is taken); the first to have opened it lists the
         /// candidates. A helper that cannot open the input, or fails on a file, leaves the work
         /// to the analysis.
+        #[cfg(not(target_arch = "wasm32"))]
         pub fn start<F>(helpers: usize, limits: &Limits, open: F) -> ThreadedPrefetch
         where
             F: Fn(&Limits) -> Result<Artifact> + Send + Sync + 'static,
+        {
+            let mut n = 0;
+            Self::start_with(helpers, limits, open, |job| {
+                n += 1;
+                std::thread::Builder::new()
+                    .name(format!("prv-prefetch-{n}"))
+                    .spawn(job)
+                    .is_ok()
+            })
+        }
+
+        /// [`ThreadedPrefetch::start`] with the threads given by `spawn`, which runs each
+        /// [`HelperJob`] on a thread sharing this one's memory and says whether it will (wasm
+        /// has no `std::thread`: there, a pool of Web Workers sharing the module's memory). A
+        /// job that starts after the prefetch was dropped returns at once, and dropping waits
+        /// only for jobs that have started, so a job still queued never blocks the analysis.
+        pub fn start_with<F, S>(
+            helpers: usize,
+            limits: &Limits,
+            open: F,
+            mut spawn: S,
+        ) -> ThreadedPrefetch
+        where
+            F: Fn(&Limits) -> Result<Artifact> + Send + Sync + 'static,
+            S: FnMut(HelperJob) -> bool,
         {
             let shared = Arc::new(Shared {
                 candidates: OnceLock::new(),
@@ -261,6 +292,7 @@ mod threaded {
                     waiting: 0,
                     busy: 0,
                     running: 0,
+                    pending: 0,
                     stop: false,
                     stats: PrefetchStats::default(),
                 }),
@@ -269,28 +301,19 @@ mod threaded {
             let mut limits = limits.clone();
             limits.max_total_bytes = u64::MAX;
             let open = Arc::new(open);
-            let handles = (0..helpers)
-                .filter_map(|n| {
-                    let shared = Arc::clone(&shared);
-                    let open = Arc::clone(&open);
-                    let limits = limits.clone();
-                    shared.lock().running += 1;
-                    let spawned = std::thread::Builder::new()
-                        .name(format!("prv-prefetch-{n}"))
-                        .spawn({
-                            let shared = Arc::clone(&shared);
-                            move || helper(&shared, open.as_ref(), &limits)
-                        });
-                    if spawned.is_err() {
-                        shared.lock().running -= 1;
-                    }
-                    spawned.ok()
-                })
-                .collect::<Vec<_>>();
-            ThreadedPrefetch {
-                shared,
-                helpers: handles,
+            for _ in 0..helpers {
+                let job_shared = Arc::clone(&shared);
+                let open = Arc::clone(&open);
+                let limits = limits.clone();
+                shared.lock().pending += 1;
+                let spawned = spawn(Box::new(move || {
+                    helper(&job_shared, open.as_ref(), &limits)
+                }));
+                if !spawned {
+                    shared.lock().pending -= 1;
+                }
             }
+            ThreadedPrefetch { shared }
         }
 
         /// Blocks until the helpers have nothing left to do (every candidate decoded or
@@ -299,7 +322,7 @@ mod threaded {
         pub fn wait_until_idle(&self) {
             let mut state = self.shared.lock();
             loop {
-                let idle = state.running == 0
+                let idle = state.pending == 0
                     || (self.shared.candidates.get().is_some()
                         && state.busy == 0
                         && (state.next == 0 || state.waiting >= MAX_WAITING));
@@ -321,12 +344,23 @@ mod threaded {
     }
 
     fn helper(shared: &Shared, open: &dyn Fn(&Limits) -> Result<Artifact>, limits: &Limits) {
-        let opened = catch_unwind(AssertUnwindSafe(|| open(limits)));
-        if let Ok(Ok(artifact)) = opened {
-            decode_candidates(shared, &artifact, limits);
+        let mut state = shared.lock();
+        let started = !state.stop;
+        if started {
+            state.running += 1;
+        }
+        drop(state);
+        if started {
+            let opened = catch_unwind(AssertUnwindSafe(|| open(limits)));
+            if let Ok(Ok(artifact)) = opened {
+                decode_candidates(shared, &artifact, limits);
+            }
         }
         let mut state = shared.lock();
-        state.running = state.running.saturating_sub(1);
+        if started {
+            state.running = state.running.saturating_sub(1);
+        }
+        state.pending = state.pending.saturating_sub(1);
         drop(state);
         shared.changed.notify_all();
     }
@@ -414,10 +448,15 @@ mod threaded {
 
     impl Drop for ThreadedPrefetch {
         fn drop(&mut self) {
-            self.shared.lock().stop = true;
+            let mut state = self.shared.lock();
+            state.stop = true;
             self.shared.changed.notify_all();
-            for h in self.helpers.drain(..) {
-                let _ = h.join();
+            while state.running > 0 {
+                state = self
+                    .shared
+                    .changed
+                    .wait(state)
+                    .unwrap_or_else(PoisonError::into_inner);
             }
         }
     }
