@@ -9,11 +9,14 @@ export const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(`${root}/package.json`);
 const { chromium } = require('playwright-core');
 
-/** Serves `dist` on 127.0.0.1:`port` (scripts/serve.mjs) and waits until it answers. */
-export async function serveDist(dist, port) {
+/**
+ * Serves `dist` on 127.0.0.1:`port` (scripts/serve.mjs, with `extraArgs` such as
+ * '--cross-origin-isolated') and waits until it answers.
+ */
+export async function serveDist(dist, port, extraArgs = []) {
   const server = spawn(
     process.execPath,
-    [`${root}/scripts/serve.mjs`, '--root', dist, '--host', '127.0.0.1', '--port', String(port), '--quiet'],
+    [`${root}/scripts/serve.mjs`, '--root', dist, '--host', '127.0.0.1', '--port', String(port), '--quiet', ...extraArgs],
     { stdio: 'ignore' },
   );
   const base = `http://127.0.0.1:${port}/`;

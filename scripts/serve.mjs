@@ -2,9 +2,12 @@
 // A small static file server for dist/: `make serve` and the Playwright tests use it.
 //
 //   node scripts/serve.mjs [--root dist] [--host 127.0.0.1] [--port 8080] [--base /sub/path/]
+//                          [--cross-origin-isolated] [--quiet]
 //
 // --base mounts the site under a sub-path (the page must work from any sub-path of any static
 // host). Only GET and HEAD; only files inside --root; .wasm as application/wasm; no caching.
+// --cross-origin-isolated sends COOP/COEP (same-origin, require-corp), which shared wasm memory
+// needs (bench/core-wasm.mjs --threads; the page does not use it).
 import { createServer } from 'node:http';
 import { stat, readFile } from 'node:fs/promises';
 import { resolve, join, extname, sep } from 'node:path';
@@ -22,6 +25,9 @@ let base = args.base ?? '/';
 if (!base.startsWith('/')) base = `/${base}`;
 if (!base.endsWith('/')) base = `${base}/`;
 const quiet = 'quiet' in args;
+const isolation = 'cross-origin-isolated' in args
+  ? { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' }
+  : {};
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -39,7 +45,7 @@ const TYPES = {
 
 const server = createServer(async (req, res) => {
   const send = (status, body, type = 'text/plain; charset=utf-8') => {
-    res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+    res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', ...isolation });
     res.end(req.method === 'HEAD' ? undefined : body);
     if (!quiet) console.log(`${status} ${req.method} ${req.url}`);
   };

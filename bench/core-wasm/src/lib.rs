@@ -82,3 +82,115 @@ mod tests {
         assert!(analyse_zip(b"not a zip".to_vec()).is_err());
     }
 }
+
+/// The core's helper threads in wasm, for a build with shared memory (`-C
+/// target-feature=+atomics` and the linker's `--shared-memory`, `bench/core-wasm.mjs
+/// --threads`): Web Workers instantiate this module on the same memory and each runs
+/// [`pool_worker_loop`], taking the prefetch's helper jobs from a queue in that memory.
+#[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
+mod threads {
+    use std::collections::VecDeque;
+    use std::rc::Rc;
+    use std::sync::atomic::{AtomicU32, Ordering};
+    use std::sync::{Arc, Condvar, Mutex, PoisonError};
+
+    use prv::source::{Artifact, Input, RandomAccess};
+    use prv::timeline::prefetch::{HelperJob, ThreadedPrefetch};
+    use wasm_bindgen::prelude::wasm_bindgen;
+    use wasm_bindgen::JsValue;
+
+    static QUEUE: Mutex<VecDeque<HelperJob>> = Mutex::new(VecDeque::new());
+    /// Files the last threaded analysis took from its helpers.
+    static TAKEN: AtomicU32 = AtomicU32::new(0);
+    static QUEUED: Condvar = Condvar::new();
+
+    fn spawn(job: HelperJob) -> bool {
+        QUEUE
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push_back(job);
+        QUEUED.notify_one();
+        true
+    }
+
+    /// Runs queued helper jobs forever (a pool worker's whole life; it blocks between jobs).
+    #[wasm_bindgen]
+    pub fn pool_worker_loop() {
+        loop {
+            let job = {
+                let mut queue = QUEUE.lock().unwrap_or_else(PoisonError::into_inner);
+                loop {
+                    if let Some(job) = queue.pop_front() {
+                        break job;
+                    }
+                    queue = QUEUED.wait(queue).unwrap_or_else(PoisonError::into_inner);
+                }
+            };
+            job();
+        }
+    }
+
+    /// How many manifest files the last [`analyse_zip_threaded`] took from its helpers.
+    #[wasm_bindgen]
+    pub fn last_taken_from_helpers() -> u32 {
+        TAKEN.load(Ordering::Relaxed)
+    }
+
+    /// This module, for a pool worker to instantiate.
+    #[wasm_bindgen]
+    pub fn wasm_module() -> JsValue {
+        wasm_bindgen::module()
+    }
+
+    /// This module's (shared) memory, for a pool worker to instantiate the module on.
+    #[wasm_bindgen]
+    pub fn wasm_memory() -> JsValue {
+        wasm_bindgen::memory()
+    }
+
+    /// The bytes, shared with the helpers (each opens its own view, as the CLI's helpers
+    /// open the file again).
+    struct SharedBytes(Arc<Vec<u8>>);
+
+    impl RandomAccess for SharedBytes {
+        fn size(&self) -> u64 {
+            self.0.len() as u64
+        }
+        fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+            self.0.as_slice().read_exact_at(offset, buf)
+        }
+    }
+
+    /// [`super::analyse_zip`] with `helpers` helper threads decoding manifests ahead, as the
+    /// CLI's `--threads helpers+1` does.
+    #[wasm_bindgen]
+    pub fn analyse_zip_threaded(bytes: Vec<u8>, helpers: u32) -> Result<usize, String> {
+        let options = prv::AnalysisOptions {
+            now_millis: Some(0),
+            ..Default::default()
+        };
+        let bytes = Arc::new(bytes);
+        let for_helpers = Arc::clone(&bytes);
+        let prefetch = ThreadedPrefetch::start_with(
+            helpers as usize,
+            &options.limits,
+            move |limits| {
+                let input = Input::Zip {
+                    name: "artifact.zip".into(),
+                    data: Rc::new(SharedBytes(Arc::clone(&for_helpers))) as Rc<dyn RandomAccess>,
+                };
+                Artifact::open(vec![input], limits)
+            },
+            spawn,
+        );
+        let input = Input::Zip {
+            name: "artifact.zip".into(),
+            data: Rc::new(SharedBytes(bytes)) as Rc<dyn RandomAccess>,
+        };
+        let artifact = Artifact::open(vec![input], &options.limits).map_err(|e| e.to_string())?;
+        let report = prv::analyze_prefetched(&artifact, &options, &prefetch, &mut |_| {});
+        TAKEN.store(prefetch.stats().taken as u32, Ordering::Relaxed);
+        drop(prefetch);
+        Ok(prv::report::json::render(&report).len())
+    }
+}
