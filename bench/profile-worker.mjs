@@ -16,12 +16,7 @@
 import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
-import { createRequire } from 'node:module';
-import { root, serveDist, launchChromium, waitLikeAUser } from './harness.mjs';
-
-const require = createRequire(`${root}/package.json`);
-// playwright-core bundles a WebSocket client; Node 20 has none of its own.
-const { ws: WebSocket } = require(`${root}/node_modules/playwright-core/lib/utilsBundle.js`);
+import { root, serveDist, launchChromium, waitLikeAUser, profileWorkers, selfTimes } from './harness.mjs';
 
 const argv = process.argv.slice(2);
 let dist = process.env.PRV_BENCH_DIST ? resolve(process.env.PRV_BENCH_DIST) : `${root}/dist`;
@@ -48,82 +43,34 @@ if (!existsSync(`${dist}/index.html`)) {
 const debugPort = 20000 + (process.pid % 1000);
 const { base, server } = await serveDist(dist, 19000 + (process.pid % 1000));
 
-// Self time per function of a V8 CPU profile, busiest first (idle and the profiler left out).
-function selfTimes(profile) {
-  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
-  const self = new Map();
-  let total = 0;
-  let busy = 0;
-  profile.samples.forEach((id, i) => {
-    const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000;
-    const frame = nodes.get(id).callFrame;
-    const name = frame.functionName || `(anonymous ${frame.url.split('/').pop()})`;
-    total += dt;
-    if (name === '(idle)') return;
-    busy += dt;
-    self.set(name, (self.get(name) ?? 0) + dt);
-  });
-  return { total, busy, functions: [...self.entries()].sort((a, b) => b[1] - a[1]) };
-}
-
 const dir = mkdtempSync(`${tmpdir()}/prv-profile-`);
 const browser = await launchChromium(dir, [`--remote-debugging-port=${debugPort}`]);
-let socket = null;
+let profiler = null;
 try {
   const page = await browser.newPage();
   await page.goto(base);
   await waitLikeAUser(page);
 
-  const version = await (await fetch(`http://127.0.0.1:${debugPort}/json/version`)).json();
-  socket = new WebSocket(version.webSocketDebuggerUrl, { perMessageDeflate: false });
-  await new Promise((r, j) => {
-    socket.on('open', r);
-    socket.on('error', j);
-  });
-  let nextId = 0;
-  const pending = new Map();
-  socket.on('message', (raw) => {
-    const m = JSON.parse(raw);
-    if (m.id && pending.has(m.id)) {
-      pending.get(m.id)(m);
-      pending.delete(m.id);
-    }
-  });
-  const send = (method, params = {}, sessionId) =>
-    new Promise((r) => {
-      const id = ++nextId;
-      pending.set(id, r);
-      socket.send(JSON.stringify({ id, method, params, sessionId }));
-    });
-
-  const { targetInfos } = (await send('Target.getTargets')).result;
-  const workers = [];
-  for (const t of targetInfos.filter((t) => t.type === 'worker')) {
-    const { sessionId } = (await send('Target.attachToTarget', { targetId: t.targetId, flatten: true })).result;
-    await send('Profiler.enable', {}, sessionId);
-    await send('Profiler.setSamplingInterval', { interval }, sessionId);
-    await send('Profiler.start', {}, sessionId);
-    const role = t.url.endsWith('#prv-reader') ? 'reader worker' : 'analysis worker';
-    workers.push({ role, sessionId });
-  }
+  profiler = await profileWorkers(debugPort, interval);
   const t0 = await page.evaluate(() => performance.now());
   await page.locator('input[type=file][data-testid=artifact-input]').setInputFiles(zip);
   await page.locator('[data-testid=verdict][data-verdict]').waitFor({ timeout: 600_000 });
   const t1 = await page.evaluate(() => performance.now());
   console.log(`${zip.split('/').pop()}: file chosen -> verdict on screen ${(t1 - t0).toFixed(0)} ms (profiled)`);
-  for (const [n, w] of workers.entries()) {
-    const stopped = await send('Profiler.stop', {}, w.sessionId);
-    if (!stopped.result) continue;
-    const { profile } = stopped.result;
+  const profiles = await profiler.stop();
+  profiler = null;
+  for (const [n, { url, profile }] of profiles.entries()) {
+    if (!profile) continue;
     if (out) writeFileSync(`${out}.${n}.cpuprofile`, JSON.stringify(profile));
     const { total, busy, functions } = selfTimes(profile);
-    console.log(`\n${w.role}: busy ${busy.toFixed(0)} of ${total.toFixed(0)} ms profiled`);
+    const role = url.endsWith('#prv-reader') ? 'reader worker' : 'analysis worker';
+    console.log(`\n${role}: busy ${busy.toFixed(0)} of ${total.toFixed(0)} ms profiled`);
     for (const [name, ms] of functions.slice(0, top)) {
       console.log(`${ms.toFixed(1).padStart(9)} ms ${((100 * ms) / busy).toFixed(1).padStart(5)}%  ${name}`);
     }
   }
 } finally {
-  socket?.close();
+  await profiler?.stop();
   await browser.close();
   rmSync(dir, { recursive: true, force: true });
   server.kill();
