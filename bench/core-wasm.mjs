@@ -5,7 +5,7 @@
 // next to the CLI as shipped and with --threads 1, interleaved in rounds.
 //
 //   node bench/core-wasm.mjs [--rounds 3] [--repeat 2] [--touch MiB] [--page DIST] [--threads N]
-//                            [--no-build] a.zip ...
+//                            [--arenas] [--no-build] a.zip ...
 //
 // As the page's worker, it reserves wasm memory in one step before the first analysis of the
 // zip (web/src/blob.rs, reserve_memory). Each round starts a fresh browser and a fresh Node process per zip; each analyses the zip
@@ -21,7 +21,9 @@
 // analysis runs the CLI's helper threads (ThreadedPrefetch) as N-1 pool workers sharing its
 // memory, served cross-origin isolated (COOP/COEP), which shared memory requires: what the page
 // would gain from the CLI's threads on a host that sends those headers. That build is also
-// timed on one thread, for what shared memory and atomics cost by themselves.
+// timed on one thread, for what shared memory and atomics cost by themselves. --arenas builds
+// it with one allocator arena per thread (bench/core-wasm/src/arenas.rs) instead of std's wasm
+// allocator, one dlmalloc behind one lock for all threads.
 // The CLI is target/release/paimon-recovery-validator (PRV_BENCH_CLI overrides it).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -36,6 +38,7 @@ let touch = 0;
 let build = true;
 let pageDist = null;
 let threads = 0;
+let arenas = false;
 const zips = [];
 for (let i = 0; i < argv.length; i++) {
   if (argv[i] === '--rounds') rounds = Number(argv[++i]);
@@ -44,14 +47,17 @@ for (let i = 0; i < argv.length; i++) {
   else if (argv[i] === '--no-build') build = false;
   else if (argv[i] === '--page') pageDist = resolve(argv[++i]);
   else if (argv[i] === '--threads') threads = Number(argv[++i]);
+  else if (argv[i] === '--arenas') arenas = true;
   else zips.push(resolve(argv[i]));
 }
 if (!zips.length) {
-  console.error('usage: node bench/core-wasm.mjs [--rounds 3] [--repeat 2] [--touch MiB] [--page DIST] [--threads N] [--no-build] a.zip ...');
+  console.error('usage: node bench/core-wasm.mjs [--rounds 3] [--repeat 2] [--touch MiB] [--page DIST] [--threads N] [--arenas] [--no-build] a.zip ...');
   process.exit(2);
 }
 const cli = process.env.PRV_BENCH_CLI ? resolve(process.env.PRV_BENCH_CLI) : `${root}/target/release/paimon-recovery-validator`;
 const out = `${root}/bench/out/core-wasm`;
+// where the build with shared memory goes (index.html's build=): with std's allocator, or arenas
+const mtBuild = arenas ? 'mta' : 'mt';
 const www = `${out}/www`;
 
 // Build the wasm (the page's toolchain and release profile) and its two kinds of glue.
@@ -73,16 +79,17 @@ if (build) {
       ...['--shared-memory', '--import-memory', '--max-memory=4294967296', '--export=__wasm_init_tls',
         '--export=__tls_size', '--export=__tls_align', '--export=__tls_base'].map((a) => `-C link-arg=${a}`),
     ].join(' ');
-    execFileSync(env, ['cargo', 'build', '--release', '--target', 'wasm32-unknown-unknown', '-p', 'prv-core-wasm'], {
+    const features = arenas ? ['--features', 'arenas'] : [];
+    execFileSync(env, ['cargo', 'build', '--release', '--target', 'wasm32-unknown-unknown', '-p', 'prv-core-wasm', ...features], {
       stdio: ['ignore', 'ignore', 'inherit'],
       env: { ...process.env, PRV_WASM_FLAVOUR: 'debian', PRV_WASM_TARGET_DIR: mtTarget, RUSTFLAGS: flags },
     });
-    execFileSync(env, ['wasm-bindgen', '--target', 'no-modules', '--out-dir', `${www}/mt`,
+    execFileSync(env, ['wasm-bindgen', '--target', 'no-modules', '--out-dir', `${www}/${mtBuild}`,
       `${mtTarget}/wasm32-unknown-unknown/release/prv_core_wasm.wasm`], { stdio: 'inherit' });
   }
 }
-if (threads > 1 && !existsSync(`${www}/mt/prv_core_wasm_bg.wasm`)) {
-  console.error(`${www}/mt has no build with shared memory: run without --no-build`);
+if (threads > 1 && !existsSync(`${www}/${mtBuild}/prv_core_wasm_bg.wasm`)) {
+  console.error(`${www}/${mtBuild} has no build with shared memory: run without --no-build`);
   process.exit(2);
 }
 if (!existsSync(`${www}/prv_core_wasm_bg.wasm`)) {
@@ -91,8 +98,8 @@ if (!existsSync(`${www}/prv_core_wasm_bg.wasm`)) {
 }
 for (const f of ['index.html', 'worker.js', 'steps.js']) copyFileSync(`${root}/bench/core-wasm/www/${f}`, `${www}/${f}`);
 if (threads > 1) {
-  copyFileSync(`${root}/bench/core-wasm/www/worker-mt.js`, `${www}/mt/worker.js`);
-  copyFileSync(`${root}/bench/core-wasm/www/pool.js`, `${www}/mt/pool.js`);
+  copyFileSync(`${root}/bench/core-wasm/www/worker-mt.js`, `${www}/${mtBuild}/worker.js`);
+  copyFileSync(`${root}/bench/core-wasm/www/pool.js`, `${www}/${mtBuild}/pool.js`);
 }
 const link = (target, name) => {
   rmSync(`${www}/${name}`, { force: true });
@@ -169,8 +176,8 @@ try {
       row.chromeLater.push(...runs.slice(1).map((x) => x.ms));
       if (threads > 1) {
         // the same build on one thread: what shared memory and atomics cost by themselves
-        row.mt1First.push((await chromium('&threads=1&mt=1'))[0].ms);
-        const mt = await chromium(`&threads=${threads}`);
+        row.mt1First.push((await chromium(`&threads=1&mt=1&build=${mtBuild}`))[0].ms);
+        const mt = await chromium(`&threads=${threads}&build=${mtBuild}`);
         row.mtFirst.push(mt[0].ms);
         row.mtLater.push(...mt.slice(1).map((x) => x.ms));
         row.mtTaken.push(mt[0].takenFromHelpers);
@@ -191,7 +198,7 @@ try {
 
 const ms = (x) => (Number.isNaN(x) ? '—' : `${Math.round(x)} ms`);
 console.log(`the core alone, from memory, ${rounds} rounds (medians)${touch ? `, ${touch} MiB made resident first` : ''}`);
-const mtCols = threads > 1 ? ` shared-memory build, 1 thread: first | ${threads} threads: first | later | first / CLI | files from helpers |` : '';
+const mtCols = threads > 1 ? ` shared-memory build${arenas ? ' (arenas)' : ''}, 1 thread: first | ${threads} threads: first | later | first / CLI | files from helpers |` : '';
 const pageCols = (pageDist ? ' page | page / CLI |' : '') + mtCols;
 console.log(`| input | CLI | CLI 1 thread | wasm in Node: first | later | wasm in Chromium: first | later | Chromium first / CLI | Chromium first / CLI 1 thread |${pageCols}`);
 console.log(`|---|---|---|---|---|---|---|---|---|${pageDist ? '---|---|' : ''}${threads > 1 ? '---|---|---|---|---|' : ''}`);
@@ -199,4 +206,4 @@ for (const z of zips) {
   const m = Object.fromEntries(Object.entries(rows[z]).map(([k, v]) => [k, median(v)]));
   console.log(`| ${basename(z, '.zip')} | ${ms(m.cli)} | ${ms(m.cli1)} | ${ms(m.nodeFirst)} | ${ms(m.nodeLater)} | ${ms(m.chromeFirst)} | ${ms(m.chromeLater)} | ${(m.chromeFirst / m.cli).toFixed(2)} | ${(m.chromeFirst / m.cli1).toFixed(2)} |${pageDist ? ` ${ms(m.page)} | ${(m.page / m.cli).toFixed(2)} |` : ''}${threads > 1 ? ` ${ms(m.mt1First)} | ${ms(m.mtFirst)} | ${ms(m.mtLater)} | ${(m.mtFirst / m.cli).toFixed(2)} | ${Math.round(m.mtTaken)} |` : ''}`);
 }
-writeFileSync(`${out}/results.json`, JSON.stringify({ rounds, repeat, touch, threads, rows }, null, 2));
+writeFileSync(`${out}/results.json`, JSON.stringify({ rounds, repeat, touch, threads, arenas, rows }, null, 2));

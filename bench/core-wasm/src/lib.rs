@@ -9,6 +9,17 @@
 use std::rc::Rc;
 
 use prv::source::{Artifact, Input, RandomAccess};
+
+#[cfg(any(
+    test,
+    all(target_arch = "wasm32", target_feature = "atomics", feature = "arenas")
+))]
+#[allow(unsafe_code)]
+mod arenas;
+
+#[cfg(all(target_arch = "wasm32", target_feature = "atomics", feature = "arenas"))]
+#[global_allocator]
+static ALLOCATOR: arenas::PerThreadArenas = arenas::PerThreadArenas::new();
 use wasm_bindgen::prelude::wasm_bindgen;
 
 /// Analyses the zip `bytes` as the CLI does (`--format json`); returns the report's length in
