@@ -108,23 +108,16 @@ const link = (target, name) => {
 link(`${root}/tests/fixtures/warehouses/java09_d_crash_between_append_and_compact.zip`, 'example.zip');
 zips.forEach((z, i) => link(z, `z${i}.zip`));
 
-// Node: the same steps as worker.js, in a fresh process.
+// Node: the steps of worker.js (steps.js), in a fresh process, the zips fetched from the same
+// server.
 const nodeScript = `${out}/node/run.cjs`;
 writeFileSync(nodeScript, `
 const { analyse_zip, reserve_memory, touch_memory } = require('./prv_core_wasm.js');
-const fs = require('fs');
-const [zip, warmMs, pauseMs, touchMiB, repeat] = process.argv.slice(2);
-const example = fs.readFileSync(${JSON.stringify(`${www}/example.zip`)});
-const bytes = fs.readFileSync(zip);
-let t = performance.now(), warmRuns = 0;
-while (warmRuns === 0 || performance.now() - t < Number(warmMs)) { analyse_zip(example); warmRuns++; }
-setTimeout(() => {
-  reserve_memory(bytes.length);
-  if (Number(touchMiB)) touch_memory(Number(touchMiB));
-  const runs = [];
-  for (let i = 0; i < Number(repeat); i++) { const s = performance.now(); analyse_zip(bytes); runs.push(performance.now() - s); }
-  console.log(JSON.stringify(runs));
-}, Number(pauseMs));
+require('vm').runInThisContext(require('fs').readFileSync(${JSON.stringify(`${www}/steps.js`)}, 'utf8'));
+const [base, zip, touchMiB, repeat] = process.argv.slice(2);
+const core = { analyse: analyse_zip, reserve: reserve_memory, touch: touch_memory };
+const settings = { zips: [zip], warmMs: 400, pauseMs: 1000, touchMiB: Number(touchMiB), repeat: Number(repeat) };
+prvCoreSteps(core, settings, base).then((r) => console.log(JSON.stringify(r.runs.map((x) => x.ms))));
 `);
 
 // Cross-origin isolated: shared memory needs it; the single-threaded build runs the same either way.
@@ -155,7 +148,7 @@ try {
         row.cli.push(shipped);
         row.cli1.push(one);
       }
-      const node = spawnSync(process.execPath, [nodeScript, z, '400', '1000', String(touch), String(repeat)]);
+      const node = spawnSync(process.execPath, [nodeScript, base, `z${i}.zip`, String(touch), String(repeat)]);
       const nodeRuns = JSON.parse(node.stdout.toString().trim().split('\n').pop());
       row.nodeFirst.push(nodeRuns[0]);
       row.nodeLater.push(...nodeRuns.slice(1));

@@ -545,6 +545,39 @@ fn read_all(data: &dyn RandomAccess, max: u64) -> Result<Vec<u8>> {
 
 /// Problems met while opening that are listed one by one; past this many they are only counted
 /// (a crafted zip of a million hostile names must not become a million findings).
+/// The least heap [`reserve_heap`] reserves in one step.
+pub const RESERVE_MIN: u64 = 64 << 20;
+/// The most heap [`reserve_heap`] reserves in one step.
+pub const RESERVE_MAX: u64 = 256 << 20;
+
+/// Grows the heap in one step ahead of an analysis of an input of `input_bytes`: four times its
+/// size (within [`RESERVE_MIN`]..=[`RESERVE_MAX`]; an analysis needs about that much), allocated
+/// and freed at once so that the allocator carves the analysis's allocations from one free
+/// chunk. Returns the bytes reserved: if the allocation fails, smaller steps are tried, down to
+/// 16 MiB, then none (0).
+///
+/// For allocators that grow the heap in small steps: Rust's wasm allocator asks for 64 KiB at a
+/// time, and in V8 each `memory.grow` costs a new `ArrayBuffer` and garbage-collection
+/// accounting (an analysis of a 3,000-commit table took twice the CPU time without it;
+/// BENCHMARKS.md). Pages nobody writes to are not resident, so it costs address space, not RAM.
+/// The page's worker calls it when it opens the user's file (`web/src/blob.rs`), and the
+/// benchmark's wasm build of the core the same way (`bench/core-wasm`).
+pub fn reserve_heap(input_bytes: u64) -> u64 {
+    let mut bytes = input_bytes
+        .saturating_mul(4)
+        .clamp(RESERVE_MIN, RESERVE_MAX);
+    while bytes >= 16 << 20 {
+        let mut reserve: Vec<u8> = Vec::new();
+        if reserve.try_reserve_exact(bytes as usize).is_ok() {
+            // Keep the allocation from being optimized away; it is freed right after.
+            drop(std::hint::black_box(reserve));
+            return bytes;
+        }
+        bytes /= 2;
+    }
+    0
+}
+
 pub const MAX_LISTED_PROBLEMS: usize = 1_000;
 
 /// Collects entries while inputs are opened.
@@ -812,6 +845,15 @@ pub fn normalize_path(raw: &str, limits: &Limits) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_heap_reservation_is_four_times_the_input_within_bounds() {
+        assert_eq!(reserve_heap(0), RESERVE_MIN);
+        assert_eq!(reserve_heap(1 << 20), RESERVE_MIN);
+        assert_eq!(reserve_heap(30 << 20), 120 << 20);
+        assert_eq!(reserve_heap(2 << 30), RESERVE_MAX);
+        assert_eq!(reserve_heap(u64::MAX), RESERVE_MAX);
+    }
 
     #[test]
     fn slices_read_inside_their_window_only() {

@@ -25,37 +25,15 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Blob, FileReaderSync};
 
-/// The least and most wasm memory [`reserve_memory`] reserves in one step.
-pub const RESERVE_MIN: u64 = 64 << 20;
-/// See [`RESERVE_MIN`].
-pub const RESERVE_MAX: u64 = 256 << 20;
-
-/// Grows the wasm memory in one step, once per worker, by four times the first Blob's size
-/// (within [`RESERVE_MIN`]..=[`RESERVE_MAX`]), and gives it back to the allocator at once.
-///
-/// Rust's wasm allocator (dlmalloc) asks for more memory 64 KiB at a time, and each
-/// `memory.grow` is costly in V8 (a new `ArrayBuffer` for the memory, external-memory
-/// accounting that schedules garbage collections): an analysis of the 3,000-commit benchmark
-/// warehouse needs ~100 MiB, grew the memory ~1,500 times, and took twice the CPU time it takes
-/// after one large reservation. The allocator then carves from one large free chunk. The pages
-/// are only reserved: a page nobody writes to is not resident, so the reservation costs address
-/// space, not RAM. If the browser refuses, smaller steps are tried, then none.
+/// Grows the wasm memory in one step for the first Blob, once per worker
+/// ([`prv::source::reserve_heap`]: four times its size, 64–256 MiB, given back to the allocator
+/// at once), so that the allocator does not grow it 64 KiB at a time during the analysis.
 fn reserve_memory(blob_size: u64) {
     thread_local! {
         static RESERVED: Cell<bool> = const { Cell::new(false) };
     }
-    if RESERVED.with(|r| r.replace(true)) {
-        return;
-    }
-    let mut bytes = blob_size.saturating_mul(4).clamp(RESERVE_MIN, RESERVE_MAX);
-    while bytes >= 16 << 20 {
-        let mut reserve: Vec<u8> = Vec::new();
-        if reserve.try_reserve_exact(bytes as usize).is_ok() {
-            // Keep the allocation from being optimized away; it is freed right after.
-            drop(std::hint::black_box(reserve));
-            return;
-        }
-        bytes /= 2;
+    if !RESERVED.with(|r| r.replace(true)) {
+        prv::source::reserve_heap(blob_size);
     }
 }
 

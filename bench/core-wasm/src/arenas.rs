@@ -64,9 +64,24 @@ impl PerThreadArenas {
     }
 }
 
-/// Bytes before each block: room for the arena's index, keeping the block's alignment.
+/// Bytes before each block, room for the arena's index that keeps the block aligned; also the
+/// alignment each dlmalloc block is asked for.
 fn header(layout: Layout) -> usize {
     layout.align().max(8)
+}
+
+/// The dlmalloc block under `ptr` and the index of its arena.
+///
+/// # Safety
+/// `ptr` came from [`PerThreadArenas`]' `alloc` or `realloc` with `layout`.
+unsafe fn owner(ptr: *mut u8, layout: Layout) -> (*mut u8, usize) {
+    // SAFETY: the caller's contract: the header precedes `ptr` in the same block.
+    unsafe {
+        (
+            ptr.sub(header(layout)),
+            (ptr.sub(4) as *const u32).read_unaligned() as usize,
+        )
+    }
 }
 
 // SAFETY: every block is allocated from, and freed or grown in, the arena whose index is
@@ -77,9 +92,7 @@ unsafe impl GlobalAlloc for PerThreadArenas {
         let h = header(layout);
         let i = self.mine();
         // SAFETY: dlmalloc's contract: a size and a power-of-two alignment.
-        let base = self.with(i, |heap| unsafe {
-            heap.malloc(layout.size() + h, layout.align().max(8))
-        });
+        let base = self.with(i, |heap| unsafe { heap.malloc(layout.size() + h, h) });
         if base.is_null() {
             return base;
         }
@@ -93,31 +106,19 @@ unsafe impl GlobalAlloc for PerThreadArenas {
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         let h = header(layout);
-        // SAFETY: `ptr` came from `alloc` or `realloc` with this layout: its header precedes it.
-        let (base, i) = unsafe {
-            (
-                ptr.sub(h),
-                (ptr.sub(4) as *const u32).read_unaligned() as usize,
-            )
-        };
+        // SAFETY: `ptr` came from `alloc` or `realloc` with this layout (GlobalAlloc's contract).
+        let (base, i) = unsafe { owner(ptr, layout) };
         // SAFETY: `base` is the block dlmalloc gave arena `i`, with this size and alignment.
-        self.with(i, |heap| unsafe {
-            heap.free(base, layout.size() + h, layout.align().max(8))
-        });
+        self.with(i, |heap| unsafe { heap.free(base, layout.size() + h, h) });
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let h = header(layout);
         // SAFETY: as in `dealloc`.
-        let (base, i) = unsafe {
-            (
-                ptr.sub(h),
-                (ptr.sub(4) as *const u32).read_unaligned() as usize,
-            )
-        };
+        let (base, i) = unsafe { owner(ptr, layout) };
         // SAFETY: dlmalloc keeps the block's first bytes (the header) when it moves it.
         let moved = self.with(i, |heap| unsafe {
-            heap.realloc(base, layout.size() + h, layout.align().max(8), new_size + h)
+            heap.realloc(base, layout.size() + h, h, new_size + h)
         });
         if moved.is_null() {
             return moved;

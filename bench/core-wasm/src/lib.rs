@@ -22,41 +22,39 @@ mod arenas;
 static ALLOCATOR: arenas::PerThreadArenas = arenas::PerThreadArenas::new();
 use wasm_bindgen::prelude::wasm_bindgen;
 
-/// Analyses the zip `bytes` as the CLI does (`--format json`); returns the report's length in
-/// bytes, or an error message. The clock is fixed, so every run does the same work.
-#[wasm_bindgen]
-pub fn analyse_zip(bytes: Vec<u8>) -> Result<usize, String> {
-    let options = prv::AnalysisOptions {
+/// The CLI's default options with a fixed clock, so that every run does the same work.
+fn options() -> prv::AnalysisOptions {
+    prv::AnalysisOptions {
         now_millis: Some(0),
         ..Default::default()
-    };
-    let input = Input::Zip {
+    }
+}
+
+/// `data` as the one zip of an artifact.
+fn zip_input(data: Rc<dyn RandomAccess>) -> Input {
+    Input::Zip {
         name: "artifact.zip".into(),
-        data: Rc::new(bytes) as Rc<dyn RandomAccess>,
-    };
-    let artifact = Artifact::open(vec![input], &options.limits).map_err(|e| e.to_string())?;
+        data,
+    }
+}
+
+/// Analyses the zip `bytes` as the CLI does (`--format json`); returns the report's length in
+/// bytes, or an error message.
+#[wasm_bindgen]
+pub fn analyse_zip(bytes: Vec<u8>) -> Result<usize, String> {
+    let options = options();
+    let artifact = Artifact::open(vec![zip_input(Rc::new(bytes))], &options.limits)
+        .map_err(|e| e.to_string())?;
     let analysis = prv::run(&artifact, &options, &mut |_| {});
     Ok(prv::report::json::render(&analysis.report).len())
 }
 
 /// Grows the wasm memory in one step as the page's worker does when it opens the user's file
-/// (`web/src/blob.rs`, `reserve_memory`: four times the input's size, 64–256 MiB, given back to
-/// the allocator at once), so that the analysis here meets the same memory as the page's.
-/// Returns the MiB reserved (0 if none could be).
+/// ([`prv::source::reserve_heap`]), so that the analysis here meets the same memory as the
+/// page's. Returns the MiB reserved (0 if none could be).
 #[wasm_bindgen]
 pub fn reserve_memory(input_bytes: f64) -> u32 {
-    const MIN: f64 = (64u64 << 20) as f64;
-    const MAX: f64 = (256u64 << 20) as f64;
-    let mut bytes = (input_bytes * 4.0).clamp(MIN, MAX) as usize;
-    while bytes >= 16 << 20 {
-        let mut block: Vec<u8> = Vec::new();
-        if block.try_reserve_exact(bytes).is_ok() {
-            drop(std::hint::black_box(block));
-            return (bytes >> 20) as u32;
-        }
-        bytes /= 2;
-    }
-    0
+    (prv::source::reserve_heap(input_bytes as u64) >> 20) as u32
 }
 
 /// Makes `mib` MiB of wasm memory resident (writes every byte of a block that size) and gives
@@ -105,8 +103,10 @@ mod threads {
     use std::sync::atomic::{AtomicU32, Ordering};
     use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
-    use prv::source::{Artifact, Input, RandomAccess};
+    use prv::source::{Artifact, RandomAccess};
     use prv::timeline::prefetch::{HelperJob, ThreadedPrefetch};
+
+    use super::{options, zip_input};
     use wasm_bindgen::prelude::wasm_bindgen;
     use wasm_bindgen::JsValue;
 
@@ -147,12 +147,6 @@ mod threads {
         TAKEN.load(Ordering::Relaxed)
     }
 
-    /// This module, for a pool worker to instantiate.
-    #[wasm_bindgen]
-    pub fn wasm_module() -> JsValue {
-        wasm_bindgen::module()
-    }
-
     /// This module's (shared) memory, for a pool worker to instantiate the module on.
     #[wasm_bindgen]
     pub fn wasm_memory() -> JsValue {
@@ -176,28 +170,19 @@ mod threads {
     /// CLI's `--threads helpers+1` does.
     #[wasm_bindgen]
     pub fn analyse_zip_threaded(bytes: Vec<u8>, helpers: u32) -> Result<usize, String> {
-        let options = prv::AnalysisOptions {
-            now_millis: Some(0),
-            ..Default::default()
-        };
+        let options = options();
         let bytes = Arc::new(bytes);
         let for_helpers = Arc::clone(&bytes);
         let prefetch = ThreadedPrefetch::start_with(
             helpers as usize,
             &options.limits,
             move |limits| {
-                let input = Input::Zip {
-                    name: "artifact.zip".into(),
-                    data: Rc::new(SharedBytes(Arc::clone(&for_helpers))) as Rc<dyn RandomAccess>,
-                };
+                let input = zip_input(Rc::new(SharedBytes(Arc::clone(&for_helpers))));
                 Artifact::open(vec![input], limits)
             },
             spawn,
         );
-        let input = Input::Zip {
-            name: "artifact.zip".into(),
-            data: Rc::new(SharedBytes(bytes)) as Rc<dyn RandomAccess>,
-        };
+        let input = zip_input(Rc::new(SharedBytes(bytes)));
         let artifact = Artifact::open(vec![input], &options.limits).map_err(|e| e.to_string())?;
         let report = prv::analyze_prefetched(&artifact, &options, &prefetch, &mut |_| {});
         TAKEN.store(prefetch.stats().taken as u32, Ordering::Relaxed);

@@ -1,8 +1,9 @@
 // What both workers do once their module is ready (worker.js: the single-threaded build;
-// worker-mt.js: the build with shared memory): warm on the page's example for warmMs, as the
-// page warms its worker; wait pauseMs (the user picking a file); reserve wasm memory for the
-// first zip as the page's worker does when it opens the user's file; optionally make touchMiB
-// of it resident; then analyse each zip `repeat` times from memory. Returns what to post.
+// worker-mt.js: the build with shared memory; bench/core-wasm.mjs runs it in Node too): warm on
+// the page's example for warmMs, as the page warms its worker; wait pauseMs (the user picking a
+// file); reserve wasm memory for the first zip as the page's worker does when it opens the
+// user's file; optionally make touchMiB of it resident; then analyse each zip `repeat` times
+// from memory. Returns what to post.
 // `core` holds the module's functions: analyse(bytes), reserve(bytes), touch(mib) and,
 // optionally, after() (what to record of the analysis just done).
 async function prvCoreSteps(core, { zips, warmMs, pauseMs, touchMiB, repeat }, base) {
