@@ -27,6 +27,7 @@ async function focusIsVisible(page) {
 
 test('a keyboard-only run-through: example, verdict, exports, finding to timeline and back', async ({ page }) => {
   await page.goto('./');
+  await expect(page.getByTestId('artifact-input')).toBeAttached();
   // The file input is reachable by keyboard (inside its label), with a visible focus.
   expect(await tabTo(page, 'input[data-testid=artifact-input]')).toBe(true);
   expect(await focusIsVisible(page)).toBe(true);
@@ -46,7 +47,7 @@ test('a keyboard-only run-through: example, verdict, exports, finding to timelin
   await page.keyboard.press('Enter');
   await expect(page.locator(`li.finding[data-finding-code="${code}"]`)).toHaveCount(0);
   await page.keyboard.press('Enter');
-  expect(await page.locator(`li.finding[data-finding-code="${code}"]`).count()).toBeGreaterThan(0);
+  await expect.poll(() => page.locator(`li.finding[data-finding-code="${code}"]`).count()).toBeGreaterThan(0);
 
   // A lost-changelog finding's snapshot goes to the timeline, which focuses that snapshot.
   const finding = page.locator('li.finding[data-finding-code=lost-changelog]').first();
@@ -84,12 +85,24 @@ test('dark mode follows the system, and the toggle is remembered', async ({ page
   expect(luminance(await background())).toBeLessThan(0.3);
   await analyse(page, CRASH);
   await expect(page.locator('svg[data-testid=timeline]').first()).toBeVisible();
-  // Switch to light: applied now, and still after a reload.
+  // Switch to light: applied now, and still after a reload, before the app's wasm has even
+  // arrived (held back here), so a reload never flashes the system's dark theme first.
   await page.getByTestId('theme-toggle').click();
   expect(luminance(await background())).toBeGreaterThan(0.7);
-  await page.reload();
-  expect(luminance(await background())).toBeGreaterThan(0.7);
+  const appWasm = /prv-app-[^/]*_bg\.wasm$/;
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  await page.route(appWasm, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.reload({ waitUntil: 'domcontentloaded' });
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  expect(luminance(await background())).toBeGreaterThan(0.7);
+  await expect(page.getByTestId('theme-toggle')).toHaveCount(0);
+  release();
+  await expect(page.getByTestId('theme-toggle')).toBeVisible();
+  expect(luminance(await background())).toBeGreaterThan(0.7);
   // And back to dark on a light system.
   await page.emulateMedia({ colorScheme: 'light' });
   await page.getByTestId('theme-toggle').click();

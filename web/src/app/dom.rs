@@ -116,6 +116,7 @@ pub fn set_worker_state(state: &str) {
     }
 }
 
+/// Where the chosen theme is remembered; index.html's inline script reads the same key.
 const THEME_KEY: &str = "prv-theme";
 
 /// The theme the user chose on this page before (`light` or `dark`), if any.

@@ -31,7 +31,8 @@ pub use self::drop_zone::EXAMPLE_FILE;
 
 /// Mounts the app on `#app` (or the body).
 pub fn render() {
-    // The theme the user chose before, before the first paint.
+    // The theme the user chose before. index.html's inline script has already applied it before
+    // the first paint; this keeps the page right where that script could not run.
     dom::apply_theme(dom::stored_theme().as_deref(), false);
     let root = web_sys::window()
         .and_then(|w| w.document())
