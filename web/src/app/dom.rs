@@ -116,42 +116,35 @@ pub fn set_worker_state(state: &str) {
     }
 }
 
-/// Where the chosen theme is remembered; index.html's inline script reads the same key.
+/// Where the chosen theme is remembered. index.html's inline script reads it and sets
+/// `data-theme` on `<html>` before the first paint; the app only reads that attribute back.
 const THEME_KEY: &str = "prv-theme";
 
-/// The theme the user chose on this page before (`light` or `dark`), if any.
-pub fn stored_theme() -> Option<String> {
-    let storage = window().ok()?.local_storage().ok()??;
-    storage
-        .get_item(THEME_KEY)
-        .ok()?
-        .filter(|t| t == "light" || t == "dark")
-}
-
-/// Whether the system prefers dark.
-pub fn system_dark() -> bool {
-    window()
+/// Whether the page shows the dark theme now: the theme the user chose (`data-theme` on
+/// `<html>`, set by index.html's script from what was remembered), else the system's preference.
+pub fn shows_dark() -> bool {
+    let chosen = document()
         .ok()
-        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
-        .is_some_and(|m| m.matches())
+        .and_then(|d| d.document_element())
+        .and_then(|root| root.get_attribute("data-theme"));
+    match chosen.as_deref() {
+        Some("dark") => true,
+        Some("light") => false,
+        _ => window()
+            .ok()
+            .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+            .is_some_and(|m| m.matches()),
+    }
 }
 
-/// Applies a theme to the document (`data-theme` on `<html>`), and remembers it when `store`.
-pub fn apply_theme(theme: Option<&str>, store: bool) {
-    let Ok(doc) = document() else { return };
-    if let Some(root) = doc.document_element() {
-        let _ = match theme {
-            Some(t) => root.set_attribute("data-theme", t),
-            None => root.remove_attribute("data-theme"),
-        };
+/// Shows the dark or the light theme (`data-theme` on `<html>`) and remembers the choice.
+pub fn choose_theme(dark: bool) {
+    let theme = if dark { "dark" } else { "light" };
+    if let Some(root) = document().ok().and_then(|d| d.document_element()) {
+        let _ = root.set_attribute("data-theme", theme);
     }
-    if store {
-        if let Some(storage) = window().ok().and_then(|w| w.local_storage().ok().flatten()) {
-            let _ = match theme {
-                Some(t) => storage.set_item(THEME_KEY, t),
-                None => storage.remove_item(THEME_KEY),
-            };
-        }
+    if let Some(storage) = window().ok().and_then(|w| w.local_storage().ok().flatten()) {
+        let _ = storage.set_item(THEME_KEY, theme);
     }
 }
 

@@ -31,9 +31,6 @@ pub use self::drop_zone::EXAMPLE_FILE;
 
 /// Mounts the app on `#app` (or the body).
 pub fn render() {
-    // The theme the user chose before. index.html's inline script has already applied it before
-    // the first paint; this keeps the page right where that script could not run.
-    dom::apply_theme(dom::stored_theme().as_deref(), false);
     let root = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id("app"));
@@ -223,7 +220,7 @@ pub fn app() -> Html {
     let job = use_mut_ref(|| None::<Job>);
     let spare = use_mut_ref(|| None::<Job>);
     let runs = use_mut_ref(|| 0u64);
-    let dark = use_state(|| dom::stored_theme().map_or_else(dom::system_dark, |t| t == "dark"));
+    let dark = use_state(dom::shows_dark);
 
     let next_run = {
         let runs = runs.clone();
@@ -352,7 +349,7 @@ pub fn app() -> Html {
         let dark = dark.clone();
         Callback::from(move |_: MouseEvent| {
             let next = !*dark;
-            dom::apply_theme(Some(if next { "dark" } else { "light" }), true);
+            dom::choose_theme(next);
             dark.set(next);
         })
     };
