@@ -2,8 +2,8 @@
 #
 #   make serve   build the page (release) and serve dist/ on http://127.0.0.1:8080/
 #   make dist    build the static site into dist/ (relative URLs: works from any sub-path)
-#   make test    everything: fmt, clippy, native tests, wasm builds, wasm tests in headless
-#                Chromium, Playwright tests of dist/ served from a sub-path
+#   make test    everything: fmt, clippy, shellcheck, the set-up's own test, native tests, wasm
+#                builds, wasm tests in headless Chromium, Playwright tests of dist/ from a sub-path
 #   make fuzz    run every cargo-fuzz target for FUZZ_SECONDS each (default 60; not in make test)
 #   make clean   remove build outputs
 #
@@ -14,6 +14,9 @@ SHELL := bash
 .SHELLFLAGS := -euo pipefail -c
 .DEFAULT_GOAL := help
 
+# The tools the set-up installs come first (cargo's bin directory, a Node.js it fetched, node_modules/.bin).
+export PATH := $(shell bash -c '. scripts/lib.sh && prv_path')
+
 WASM := scripts/wasm-env.sh
 WASM_TARGET := wasm32-unknown-unknown
 CORE := paimon-recovery-validator
@@ -21,8 +24,8 @@ WEB := paimon-recovery-validator-web
 HOST ?= 127.0.0.1
 PORT ?= 8080
 
-.PHONY: help setup dist serve test fmt-check lint test-native wasm-build test-wasm test-e2e \
-        wasm-size clean fuzz
+.PHONY: help setup dist serve test fmt-check lint shellcheck test-setup test-native wasm-build \
+        test-wasm test-e2e wasm-size clean fuzz
 
 help:
 	@sed -n '3,8p' Makefile | sed 's/^# \{0,1\}//'
@@ -43,9 +46,20 @@ fmt-check: setup
 	@echo "== cargo fmt --check"
 	@cargo fmt --all --check
 
-lint: setup
+lint: setup shellcheck
 	@echo "== cargo clippy (native, all targets, -D warnings)"
 	@cargo clippy --workspace --all-targets -- -D warnings
+
+# Every shell script of the repository: scripts/, .ci/run, tests/ (found by their #! line).
+shellcheck: setup
+	@echo "== shellcheck"
+	@shellcheck --external-sources $$( { git ls-files --cached --others --exclude-standard -z | \
+		xargs -0 grep -lIE '^#!.*\b(ba)?sh\b' ; echo scripts/lib.sh; } | sort -u)
+
+# The set-up itself, against stub package managers on a fresh temporary HOME (tests/setup/run.sh).
+test-setup:
+	@echo "== the set-up's own test (tests/setup/run.sh)"
+	@tests/setup/run.sh
 
 test-native: setup
 	@echo "== cargo test --workspace (core, CLI, web logic)"
@@ -65,7 +79,7 @@ test-e2e: dist
 	@echo "== Playwright: dist/ served under a sub-path"
 	@PATH="$(CURDIR)/node_modules/.bin:$$PATH" playwright test --config tests/e2e/playwright.config.mjs
 
-test: fmt-check lint test-native test-wasm test-e2e
+test: fmt-check lint test-setup test-native test-wasm test-e2e
 	@echo "== make test: all passed"
 
 wasm-size:

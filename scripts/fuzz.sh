@@ -22,7 +22,7 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FUZZ_RSS_MB=${FUZZ_RSS_MB:-2048}
 FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-10}
 FUZZ_SANITIZER=${FUZZ_SANITIZER:-none}
-ALL_TARGETS=$(ls fuzz/fuzz_targets | sed -n 's/\.rs$//p' | tr '\n' ' ')
+ALL_TARGETS=$(find fuzz/fuzz_targets -maxdepth 1 -name '*.rs' -printf '%f\n' | sed 's/\.rs$//' | sort | tr '\n' ' ')
 FUZZ_TARGETS=${FUZZ_TARGETS:-$ALL_TARGETS}
 
 if ! rustup toolchain list | grep -q '^nightly'; then
@@ -51,7 +51,7 @@ for t in $FUZZ_TARGETS; do
     art="fuzz/artifacts/$t"
     log="fuzz/artifacts/$t.log"
     mkdir -p "$art" "fuzz/corpus/$t"
-    before=$(ls "$art" | wc -l)
+    before=$(find "$art" -maxdepth 1 -type f -printf '%f\n' | sort)
     echo "== $t: ${FUZZ_SECONDS}s (-rss_limit_mb=$FUZZ_RSS_MB -timeout=$FUZZ_TIMEOUT)"
     set +e
     "$BIN/$t" "fuzz/corpus/$t" -artifact_prefix="$art/" -max_total_time="$FUZZ_SECONDS" \
@@ -67,7 +67,7 @@ for t in $FUZZ_TARGETS; do
     cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | awk '{print $2}')
     ft=$(grep -oE 'ft: [0-9]+' "$log" | tail -1 | awk '{print $2}')
     corp=$(grep -oE 'corp: [0-9]+' "$log" | tail -1 | awk '{print $2}')
-    new_files=$(ls -t "$art" | head -n $(( $(ls "$art" | wc -l) - before )))
+    new_files=$(comm -13 <(printf '%s\n' "$before") <(find "$art" -maxdepth 1 -type f -printf '%f\n' | sort))
     crashes=$(printf '%s\n' "$new_files" | grep -c '^crash-' || true)
     timeouts=$(printf '%s\n' "$new_files" | grep -c '^timeout-' || true)
     ooms=$(printf '%s\n' "$new_files" | grep -c '^oom-' || true)

@@ -2,11 +2,12 @@
 # Runs a command (cargo, trunk, …) in the wasm toolchain's environment:
 #   scripts/wasm-env.sh cargo build --target wasm32-unknown-unknown -p …
 #   scripts/wasm-env.sh trunk build --release
-# With Debian's toolchain it puts /usr/bin/cargo first, builds std from source
+# With Debian's toolchain it puts /usr/bin/cargo ($PRV_DEBIAN_USR/bin/cargo) first, builds std from source
 # (RUSTC_BOOTSTRAP + CARGO_UNSTABLE_BUILD_STD), links with wasm-ld-19 and uses target/wasm
 # (its artifacts differ from the rustup toolchain's). With rustup it shares target/.
 # The wasm-bindgen test runner drives Debian's headless Chromium through chromedriver.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 flavour="$(prv_wasm_flavour)"
@@ -22,7 +23,7 @@ case "$flavour" in
     shim="$PRV_STATE_DIR/debian-rust-bin"
     if [ ! -x "$shim/cargo" ]; then
       mkdir -p "$shim"
-      for tool in cargo rustc rustdoc; do ln -sf "/usr/bin/$tool" "$shim/$tool"; done
+      for tool in cargo rustc rustdoc; do ln -sf "$PRV_DEBIAN_USR/bin/$tool" "$shim/$tool"; done
     fi
     PATH="$shim:$PATH"
     export RUSTC_BOOTSTRAP=1

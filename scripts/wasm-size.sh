@@ -2,6 +2,7 @@
 # Prints the size of each wasm file in dist/ and, where Trunk's wasm-bindgen output is still in
 # the target directory, its size before wasm-opt.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$PRV_ROOT"
 shopt -s nullglob
@@ -13,8 +14,8 @@ for f in dist/*.wasm; do
   # Trunk's wasm-bindgen output (before wasm-opt): target/wasm/ with Debian's toolchain,
   # target/ with rustup's. Both may exist; the newest is the one this dist/ came from.
   before=""
-  pre="$(ls -t target/wasm/wasm-bindgen/release/"${bin}_bg.wasm" \
-    target/wasm-bindgen/release/"${bin}_bg.wasm" 2>/dev/null | head -n 1 || true)"
+  pre="$(find target/wasm/wasm-bindgen/release target/wasm-bindgen/release -maxdepth 1 \
+    -name "${bin}_bg.wasm" -printf '%T@ %p\n' 2>/dev/null | sort -rn | head -n 1 | cut -d' ' -f2- || true)"
   [ -n "$pre" ] && before="$(stat -c %s "$pre")"
   after="$(stat -c %s "$f")"
   gz="$(gzip -9c "$f" | wc -c)"
