@@ -8,7 +8,7 @@
 //! * bytes come in through one small trait, [`source::RandomAccess`] (a file on disk, a browser
 //!   `Blob`), assembled into an [`source::Artifact`];
 //! * the clock is passed in ([`analysis::AnalysisOptions::now_millis`]);
-//! * the result is a [`report::Report`], rendered as JSON, Markdown or text.
+//! * the result is a [`findings::Report`], rendered as JSON, Markdown or text ([`report`]).
 //!
 //! Layout: [`source`] reads inputs; [`paimon`] parses the on-disk objects; [`warehouse`] finds
 //! tables and branches; [`timeline`] reconstructs one table's history; [`checks`] answers the
@@ -19,6 +19,7 @@ pub mod analysis;
 pub mod checks;
 pub mod detail;
 pub mod error;
+pub mod findings;
 pub mod limits;
 pub mod paimon;
 mod pairing;
@@ -34,5 +35,5 @@ pub mod warehouse;
 
 pub use analysis::{analyze, analyze_prefetched, run, Analysis, AnalysisOptions, Progress};
 pub use error::{Error, ErrorKind, Result};
+pub use findings::Report;
 pub use limits::Limits;
-pub use report::model::Report;

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use prv::report::model::{Report, Severity};
+use prv::findings::{Report, Severity};
 use prv::source::{native, Artifact};
 use prv::timeline::prefetch::ThreadedPrefetch;
 use prv::{analyze, analyze_prefetched, AnalysisOptions, Limits};

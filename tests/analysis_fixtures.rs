@@ -8,7 +8,7 @@
 
 mod common;
 
-use prv::report::model::{Code, ConsumerVerdict, Report, Severity, Verdict};
+use prv::findings::{Code, ConsumerVerdict, Report, Severity, Verdict};
 
 use common::{all_fixture_zips, fixture, report};
 

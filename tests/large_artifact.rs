@@ -17,7 +17,7 @@ use std::io::BufWriter;
 use common::zipwriter::{write_zip, Entry, EntryData};
 use common::{fixture, open};
 
-fn report(path: &std::path::Path) -> prv::report::model::Report {
+fn report(path: &std::path::Path) -> prv::findings::Report {
     let options = prv::AnalysisOptions {
         skip_rows: true,
         ..prv::AnalysisOptions::default()
@@ -93,7 +93,7 @@ fn huge_data_files_are_never_inflated() {
         assert_eq!(b.snapshots, s.snapshots);
         assert_eq!(b.consumers, s.consumers);
         assert_eq!(b.commit_groups, s.commit_groups);
-        let key = |t: &prv::report::model::TableReport| {
+        let key = |t: &prv::findings::TableReport| {
             t.findings
                 .iter()
                 .map(|f| (f.code, f.severity, f.snapshot, f.files.clone()))

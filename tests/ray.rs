@@ -15,8 +15,8 @@ type Edit = dyn Fn(&str, Vec<u8>) -> Option<Vec<u8>>;
 
 use common::zipwriter::Entry;
 use common::{fixture, open, report, run_cli, zip_artifact};
+use prv::findings::{Code, Finding, Report, Severity};
 use prv::ray::RayPairing;
-use prv::report::model::{Code, Finding, Report, Severity};
 use prv::source::{native, Artifact};
 use prv::{analyze, AnalysisOptions, Limits};
 

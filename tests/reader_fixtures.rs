@@ -35,7 +35,7 @@ fn find_table<'a>(
     report: &'a prv::Report,
     name: &str,
     branch: &str,
-) -> &'a prv::report::model::TableReport {
+) -> &'a prv::findings::TableReport {
     let (db, table) = name.split_once('.').unwrap();
     let suffix = format!("{db}.db/{table}");
     report

@@ -16,7 +16,7 @@ type Edit = dyn Fn(&str, Vec<u8>) -> Option<Vec<u8>>;
 
 use common::zipwriter::Entry;
 use common::{fixture, open, report, zip_artifact};
-use prv::report::model::{Code, Finding, Report};
+use prv::findings::{Code, Finding, Report};
 use prv::source::Artifact;
 use prv::{analyze, AnalysisOptions};
 use serde_json::{json, Value};

@@ -22,7 +22,7 @@ use std::collections::BTreeSet;
 
 use common::zipwriter::Entry;
 use common::{fixture, report, run_cli, zip_artifact};
-use prv::report::model::{
+use prv::findings::{
     Code, Report, Severity, SparkCheckpointVerdict, SparkPairingKind, TableReport,
 };
 use prv::source::Artifact;

@@ -28,8 +28,8 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
+use crate::findings::{Clock, Code, Finding, Severity};
 use crate::paimon::snapshot::{CommitKind, Snapshot};
-use crate::report::model::{Clock, Code, Finding, Severity};
 use crate::source::FileTime;
 use crate::timeline::files::{
     entry_dir, writer_uuid, BranchFiles, EntryRef, Orphan, OrphanKind, RootFiles,

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 use sha2::{Digest, Sha256};
 
-use crate::report::model::{Clock, ClockSource};
+use crate::findings::{Clock, ClockSource};
 use crate::source::{Artifact, FileTime};
 use crate::timeline::Timeline;
 

@@ -22,7 +22,7 @@
 //! The consumer with the smallest N pins snapshot expiration; the report names it and how much
 //! it holds back.
 
-use crate::report::model::{
+use crate::findings::{
     Clock, Code, ConsumerReport, ConsumerVerdict, ExpirationFence, Finding, Severity,
 };
 use crate::timeline::Timeline;
@@ -227,8 +227,8 @@ pub fn judge(
                         modified.unwrap_or(0),
                         clock.now_millis,
                         match clock.source {
-                            crate::report::model::ClockSource::Given => "given with --now",
-                            crate::report::model::ClockSource::Capture => "the artifact's capture time",
+                            crate::findings::ClockSource::Given => "given with --now",
+                            crate::findings::ClockSource::Capture => "the artifact's capture time",
                         }
                     )),
                 );
@@ -318,7 +318,7 @@ pub fn expiration_fence(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::model::{Clock, ClockSource};
+    use crate::findings::{Clock, ClockSource};
     use crate::timeline::testkit::timeline;
 
     const HOUR: i64 = 3_600_000;

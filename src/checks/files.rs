@@ -13,7 +13,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use crate::report::model::{Clock, Code, Finding, Severity};
+use crate::findings::{Clock, Code, Finding, Severity};
 use crate::timeline::files::{BranchFiles, Dangling, Holder, OrphanKind, RootFiles, Unusable};
 use crate::timeline::Timeline;
 

@@ -11,17 +11,18 @@
 //!   commit never became durable.
 //! * `unreadable-file` — a file the analysis needed could not be read or parsed; Paimon's own
 //!   readers would fail on it too.
+//! * `no-table` — the artifact holds no Paimon table at all.
 
 use crate::error::Error;
 use std::collections::HashSet;
 
 use crate::checks::changelog::display_identifier;
+use crate::findings::{Code, Finding, Severity};
 use crate::paimon::manifest::FileKind;
 use crate::paimon::snapshot::{CommitKind, Snapshot};
-use crate::report::model::{Code, Finding, Severity};
 use crate::timeline::files::RootFiles;
 use crate::timeline::Timeline;
-use crate::warehouse::split_parent;
+use crate::warehouse::{split_parent, Discovery};
 
 use super::relative;
 
@@ -390,4 +391,22 @@ pub fn unreadable_artifact_part(error: &Error) -> Finding {
     )
     .files([file])
     .evidence(error.to_string())
+}
+
+/// `no-table`: does the artifact hold any Paimon table at all? An error when no directory holds
+/// `snapshot/` or `schema/` files, naming what the artifact holds instead.
+pub fn no_table(discovery: &Discovery) -> Option<Finding> {
+    if !discovery.tables.is_empty() {
+        return None;
+    }
+    let mut f = Finding::new(
+        Code::NoTable,
+        Severity::Error,
+        "No Paimon table was found in the artifact (no directory holds snapshot/ or schema/ files).",
+        "Check that the artifact contains the warehouse directory (<warehouse>/<db>.db/<table>/snapshot, schema, manifest); CI jobs often upload only logs.",
+    );
+    for line in &discovery.instead {
+        f = f.evidence(format!("found instead: {line}"));
+    }
+    Some(f)
 }

@@ -16,8 +16,10 @@
 //!   table reports are built.
 //! * [`clock`] — what time is it for this artifact?
 //!
-//! [`root_reports`] runs them over the timelines of one table root (its main branch and its
-//! branches, which share data files and manifests) and assembles their part of the report.
+//! Checks only judge: they read nothing (the timelines, file graphs and engine checkpoints were
+//! loaded before them) and return findings and per-table summaries, which the analysis
+//! assembles into the report. [`judge_root`] runs the table checks over the timelines of one
+//! table root (its main branch and its branches, which share data files and manifests).
 
 pub mod changelog;
 pub mod clock;
@@ -30,12 +32,9 @@ pub mod spark;
 
 use std::collections::HashSet;
 
-use crate::report::model::{
-    Clock, CommitGroupSummary, FieldSummary, Hints, IdRange, ManifestLists, SchemaSummary,
-    SnapshotFiles as SnapshotFilesSummary, SnapshotSummary, TableReport, TagSummary,
-};
+use crate::findings::{Clock, ConsumerReport, ExpirationFence, Finding};
 use crate::timeline::files::RootFiles;
-use crate::timeline::groups::{commit_groups, CommitGroup};
+use crate::timeline::groups::CommitGroup;
 use crate::timeline::Timeline;
 
 /// A path relative to the table root, for findings (the table's path is in the report).
@@ -100,20 +99,36 @@ impl Unknowable {
     }
 }
 
-/// Runs every check over the timelines of one table root (main first, then branches) and
-/// assembles their reports. Root-wide findings (orphan files) go to the first timeline.
-pub fn root_reports(timelines: &[&Timeline], root: &RootFiles, clock: &Clock) -> Vec<TableReport> {
+/// What the checks found about one table or branch: its findings and the per-table summaries
+/// they judged. The analysis attaches them to the table's report.
+#[derive(Debug, Default)]
+pub struct TableJudgement {
+    /// The findings, in the order the checks produced them (the report sorts them).
+    pub findings: Vec<Finding>,
+    /// The verdict on each consumer, in the timeline's order.
+    pub consumers: Vec<ConsumerReport>,
+    /// What pins snapshot expiration, if anything.
+    pub expiration_fence: Option<ExpirationFence>,
+}
+
+/// Runs every check over the timelines of one table root (main first, then branches; `groups`
+/// are their commit groups, in the same order). Root-wide findings (orphan files) go to the
+/// first timeline.
+pub fn judge_root(
+    timelines: &[&Timeline],
+    groups: &[Vec<CommitGroup>],
+    root: &RootFiles,
+    clock: &Clock,
+) -> Vec<TableJudgement> {
     struct Prepared {
-        groups: Vec<CommitGroup>,
-        temp_findings: Vec<crate::report::model::Finding>,
-        incomplete: Vec<crate::report::model::Finding>,
+        temp_findings: Vec<Finding>,
+        incomplete: Vec<Finding>,
         usable: bool,
         changelog: changelog::ChangelogFindings,
     }
     let unknowable = Unknowable::of(timelines, clock);
     let mut prepared = Vec::new();
-    for t in timelines {
-        let groups = commit_groups(t);
+    for (t, groups) in timelines.iter().zip(groups) {
         let (incomplete, usable) = files::incomplete(t, root);
         let temp_refs: Vec<changelog::TempSnapshot<'_>> = t
             .temp_files
@@ -130,9 +145,9 @@ pub fn root_reports(timelines: &[&Timeline], root: &RootFiles, clock: &Clock) ->
         let branch = usable
             .then(|| root.branches.get(&t.location.branch))
             .flatten();
-        let changelog = changelog::check(
+        let mut changelog = changelog::check(
             t,
-            &groups,
+            groups,
             branch,
             usable.then_some(root),
             &temp_refs,
@@ -140,10 +155,8 @@ pub fn root_reports(timelines: &[&Timeline], root: &RootFiles, clock: &Clock) ->
             clock,
         );
         let (temp_findings, temp_explained) = integrity::temp_files(t, usable.then_some(root));
-        let mut changelog = changelog;
         changelog.explained.extend(temp_explained);
         prepared.push(Prepared {
-            groups,
             temp_findings,
             incomplete,
             usable,
@@ -177,144 +190,30 @@ pub fn root_reports(timelines: &[&Timeline], root: &RootFiles, clock: &Clock) ->
                 ));
             }
             findings.extend(p.temp_findings);
-            table_report(
-                t,
-                &p.groups,
-                root.branches.get(&t.location.branch),
-                p.changelog,
-                findings,
-                clock,
-            )
+            judge_timeline(t, p.changelog, findings, clock)
         })
         .collect()
 }
 
-/// Assembles one timeline's report from its precomputed file-level findings.
-fn table_report(
+/// The checks of one timeline that need nothing root-wide, after its file-level findings.
+fn judge_timeline(
     t: &Timeline,
-    groups: &[CommitGroup],
-    branch_files: Option<&crate::timeline::files::BranchFiles>,
     changelog: changelog::ChangelogFindings,
-    file_findings: Vec<crate::report::model::Finding>,
+    file_findings: Vec<Finding>,
     clock: &Clock,
-) -> TableReport {
+) -> TableJudgement {
     let mut findings = file_findings;
     findings.extend(changelog.findings);
     findings.extend(integrity::unreadable_files(t));
     findings.extend(integrity::snapshot_gaps(t));
     findings.extend(integrity::hint_mismatches(t));
     findings.extend(options::risky_options(t));
-    let (consumer_reports, consumer_findings) = consumers::judge(t, clock, &changelog.lost);
+    let (consumers, consumer_findings) = consumers::judge(t, clock, &changelog.lost);
     findings.extend(consumer_findings);
-    let expiration_fence = consumers::expiration_fence(t, &consumer_reports, clock.now_millis);
-
-    let snapshots = t
-        .snapshots
-        .values()
-        .map(|f| {
-            let s = &f.snapshot;
-            SnapshotSummary {
-                id: s.id,
-                kind: s.commit_kind.as_str().to_string(),
-                commit_user: s.commit_user.clone(),
-                commit_identifier: s.commit_identifier,
-                time_millis: s.time_millis,
-                schema_id: s.schema_id,
-                delta_record_count: s.delta_record_count,
-                changelog_record_count: s.changelog_record_count,
-                total_record_count: s.total_record_count,
-                watermark: s.watermark,
-                manifest_lists: ManifestLists {
-                    base: s.base_manifest_list.clone(),
-                    delta: s.delta_manifest_list.clone(),
-                    changelog: s.changelog_manifest_list.clone(),
-                    index: s.index_manifest.clone(),
-                },
-                files: branch_files
-                    .and_then(|b| b.snapshots.get(&s.id))
-                    .filter(|f| f.complete)
-                    .map(|f| SnapshotFilesSummary {
-                        added: f.added().count() as u64,
-                        deleted: f.deleted().count() as u64,
-                        changelog: f.changelog.len() as u64,
-                        added_rows: f.added().map(|e| e.file.row_count.max(0) as u64).sum(),
-                    }),
-            }
-        })
-        .collect();
-
-    let commit_groups = groups
-        .iter()
-        .map(|g| CommitGroupSummary {
-            commit_user: g.commit_user.clone(),
-            commit_identifier: g.commit_identifier,
-            identifier_meaning: g.identifier_meaning().to_string(),
-            snapshots: g.snapshots.iter().map(|(id, _)| *id).collect(),
-            kinds: g
-                .snapshots
-                .iter()
-                .map(|(_, k)| k.as_str().to_string())
-                .collect(),
-        })
-        .collect();
-
-    let tags = t
-        .tags
-        .iter()
-        .map(|tag| {
-            let id = tag.tag.as_ref().ok().map(|x| x.snapshot.id);
-            TagSummary {
-                name: tag.name.clone(),
-                snapshot: id,
-                snapshot_retained: id.is_some_and(|i| t.present_ids.contains(&i)),
-            }
-        })
-        .collect();
-
-    let long_lived_changelogs = match (
-        t.long_lived_changelogs.keys().next(),
-        t.long_lived_changelogs.keys().next_back(),
-    ) {
-        (Some(&first), Some(&last)) => Some(IdRange { first, last }),
-        _ => None,
-    };
-
-    let schema = t.latest_schema().map(|s| SchemaSummary {
-        id: s.id,
-        fields: s
-            .fields
-            .iter()
-            .map(|f| FieldSummary {
-                name: f.name.clone(),
-                data_type: f.data_type.clone(),
-            })
-            .collect(),
-        partition_keys: s.partition_keys.clone(),
-        primary_keys: s.primary_keys.clone(),
-    });
-
-    TableReport {
-        path: t.location.root.clone(),
-        branch: t.location.branch.clone(),
-        options: t
-            .latest_schema()
-            .map(|s| s.options.clone())
-            .unwrap_or_default(),
-        schema,
-        earliest: t.earliest(),
-        latest: t.latest(),
-        hints: Hints {
-            earliest: t.earliest_hint.as_ref().and_then(|h| h.value),
-            latest: t.latest_hint.as_ref().and_then(|h| h.value),
-        },
-        snapshots,
-        commit_groups,
-        consumers: consumer_reports,
-        tags,
-        long_lived_changelogs,
-        expiration_fence,
-        spark_checkpoints: Vec::new(),
-        ray_checkpoints: Vec::new(),
+    let expiration_fence = consumers::expiration_fence(t, &consumers, clock.now_millis);
+    TableJudgement {
         findings,
+        consumers,
+        expiration_fence,
     }
 }

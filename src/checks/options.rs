@@ -11,9 +11,9 @@
 //!   expiration forever (§5.2); Flink refuses `consumer-id` without it (§5.1).
 //! * Options that do not parse (Paimon would refuse to open the table).
 
+use crate::findings::{Code, Finding, Severity};
 use crate::paimon::schema::ChangelogProducer;
 use crate::paimon::snapshot::CommitKind;
-use crate::report::model::{Code, Finding, Severity};
 use crate::timeline::Timeline;
 
 /// Findings about the latest schema's options.

@@ -30,10 +30,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{json, Value as J};
 
+use crate::findings::{Clock, Code, Finding, RayCheckpointReport, Severity, TableReport};
 use crate::paimon::snapshot::CommitKind;
 use crate::parquet::LogicalType;
 use crate::ray::{discover, read_ids, RayCheckpoint, RayPairing, GENERATION_PROPERTY};
-use crate::report::model::{Clock, Code, Finding, RayCheckpointReport, Severity, TableReport};
 use crate::rows::key::int_ranges;
 use crate::rows::live::{read_view, TableRef};
 use crate::rows::merge::MergeEngine;

@@ -49,7 +49,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::report::model::{
+use crate::findings::{
     Code, Finding, IdRange, Severity, SparkCheckpointReport, SparkCheckpointVerdict, SparkOffset,
     SparkPairingKind, TableReport,
 };

@@ -4,7 +4,7 @@
 //! declaration order and every collection is sorted, so the same input gives the same bytes on
 //! the CLI and in the page.
 
-use super::model::Report;
+use crate::findings::Report;
 
 /// Renders the report as JSON.
 pub fn render(report: &Report) -> String {

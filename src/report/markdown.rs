@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use super::format_utc;
-use super::model::{Finding, Report, Severity, TableReport, Verdict};
+use crate::findings::{Finding, Report, Severity, TableReport, Verdict};
 
 /// GitHub's comment limit is 65,536 characters; leave room for a human's words around it.
 pub const GITHUB_COMMENT_LIMIT: usize = 60_000;
@@ -110,8 +110,8 @@ fn render_with(report: &Report, rows_per_list: usize) -> String {
         report.tool.version,
         format_utc(report.clock.now_millis),
         match report.clock.source {
-            super::model::ClockSource::Given => "given",
-            super::model::ClockSource::Capture => "capture time",
+            crate::findings::ClockSource::Given => "given",
+            crate::findings::ClockSource::Capture => "capture time",
         },
         code_span(&report.input.digest),
         report.input.size,
@@ -172,7 +172,7 @@ fn table_section(out: &mut String, t: &TableReport, rows_per_list: usize) {
         let lost: BTreeSet<i64> = t
             .findings
             .iter()
-            .filter(|f| f.code == super::model::Code::LostChangelog)
+            .filter(|f| f.code == crate::findings::Code::LostChangelog)
             .filter_map(|f| f.snapshot)
             .collect();
         out.push_str(
@@ -386,7 +386,7 @@ fn finding_details(out: &mut String, f: &Finding, rows_per_list: usize) {
 /// Row-level evidence: the per-key table of a lost-changelog finding (seed-001 style) in its own
 /// `<details>`, capped with a count of what was left out; the ids of a checkpoint finding.
 fn rows_section(out: &mut String, rows: &serde_json::Value, cap: usize) {
-    use crate::rows::render::{ids_summary, lost_key_cells, lost_summary};
+    use super::rows::{ids_summary, lost_key_cells, lost_summary};
     if let Some(keys) = rows.get("keys").and_then(serde_json::Value::as_array) {
         let _ = writeln!(
             out,
@@ -431,7 +431,7 @@ fn rows_section(out: &mut String, rows: &serde_json::Value, cap: usize) {
         out.push('\n');
         if let Some(notes) = rows.get("notes").and_then(serde_json::Value::as_array) {
             for n in notes.iter().take(EVIDENCE_LINES) {
-                let _ = writeln!(out, "- {}", inline(&crate::rows::render::scalar(n)));
+                let _ = writeln!(out, "- {}", inline(&super::rows::scalar(n)));
             }
             if !notes.is_empty() {
                 out.push('\n');

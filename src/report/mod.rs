@@ -1,9 +1,11 @@
-//! The report model and its renderers: JSON (the contract), Markdown (for GitHub issues) and
-//! text (for terminals).
+//! The renderers of a [`Report`](crate::findings::Report): JSON (the contract), Markdown (for
+//! GitHub issues) and text (for terminals). They only render: the report's data types are the
+//! findings vocabulary ([`crate::findings`]), assembled by the analysis.
 
 pub mod json;
 pub mod markdown;
 pub mod model;
+pub mod rows;
 pub mod text;
 
 /// Renders epoch ms as `YYYY-MM-DD HH:MM:SS UTC`.

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::format_utc;
-use super::model::{Finding, Report, Severity, TableReport};
+use crate::findings::{Finding, Report, Severity, TableReport};
 
 /// Renders the report for a terminal.
 pub fn render(report: &Report) -> String {
@@ -29,8 +29,8 @@ pub fn render(report: &Report) -> String {
         "clock: {} ({})",
         format_utc(report.clock.now_millis),
         match report.clock.source {
-            super::model::ClockSource::Given => "--now",
-            super::model::ClockSource::Capture => "capture time of the artifact",
+            crate::findings::ClockSource::Given => "--now",
+            crate::findings::ClockSource::Capture => "capture time of the artifact",
         }
     );
     for f in &report.findings {
@@ -189,7 +189,7 @@ fn finding(out: &mut String, f: &Finding) {
 
 /// Row-level evidence: the keys of a lost-changelog finding, or a checkpoint finding's ids.
 fn rows_lines(out: &mut String, rows: &serde_json::Value) {
-    use crate::rows::render::{ids_summary, lost_key_cells, lost_summary};
+    use super::rows::{ids_summary, lost_key_cells, lost_summary};
     const KEYS: usize = 12;
     if let Some(keys) = rows.get("keys").and_then(serde_json::Value::as_array) {
         let _ = writeln!(out, "        rows: {}", lost_summary(rows));
@@ -225,7 +225,7 @@ fn rows_lines(out: &mut String, rows: &serde_json::Value) {
             .iter()
             .take(6)
         {
-            let _ = writeln!(out, "          note: {}", crate::rows::render::scalar(n));
+            let _ = writeln!(out, "          note: {}", super::rows::scalar(n));
         }
     } else if let Some(line) = ids_summary(rows) {
         let _ = writeln!(out, "        rows: {line}");

@@ -7,10 +7,11 @@
 //! * [`dv`] reads deletion vectors (32-bit RoaringBitmap, portable serialization).
 //! * [`live`] is the batch view of a snapshot: its live files (of some buckets), their deletion
 //!   vectors, merged by key.
-//! * [`render`] turns row evidence into text cells for the reports.
 //! * [`lost`] builds the per-key evidence of a `lost-changelog` finding: the rows in its orphan
 //!   changelog files, what later committed changelog delivered for those keys, and the batch
 //!   view now.
+//!
+//! The reports render this evidence (`crate::report::rows`); nothing here renders.
 //!
 //! Row evidence is never fatal: a file that cannot be read becomes a note, and the file-level
 //! finding stands. Everything is deterministic (keys sorted) and capped.
@@ -21,7 +22,6 @@ pub mod live;
 pub mod lost;
 pub mod merge;
 pub mod read;
-pub mod render;
 
 pub use key::Key;
 

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::rc::Rc;
 
-use prv::report::model::Report;
+use prv::findings::Report;
 use prv::source::{native, Artifact, Input};
 use prv::{analyze, AnalysisOptions, Limits};
 

@@ -4,14 +4,17 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+mod assemble;
+
 use crate::checks;
 use crate::detail::{snapshot_detail, SnapshotDetail};
-use crate::limits::Limits;
-use crate::report::model::{
-    Code, Finding, InputInfo, ReadStats, Report, Severity, Summary, Tool, Verdict, REPORT_SCHEMA,
+use crate::findings::{
+    Code, InputInfo, ReadStats, Report, Summary, TableReport, Tool, Verdict, REPORT_SCHEMA,
 };
+use crate::limits::Limits;
 use crate::source::Artifact;
 use crate::timeline::files::{resolve_root, ManifestStore, RootFiles};
+use crate::timeline::groups::{commit_groups, CommitGroup};
 use crate::timeline::prefetch::Prefetch;
 use crate::timeline::Timeline;
 use crate::warehouse::discover;
@@ -162,7 +165,7 @@ fn fill_lost_changelog_rows(
     artifact: &Artifact,
     timelines: &[Timeline],
     roots: &BTreeMap<String, RootFiles>,
-    tables: &mut [crate::report::model::TableReport],
+    tables: &mut [TableReport],
 ) {
     for table in tables.iter_mut() {
         let Some(t) = timelines
@@ -289,7 +292,12 @@ fn run_with(
     });
     let mut tables = Vec::with_capacity(timelines.len());
     for (_, tls, files) in &resolved {
-        tables.extend(checks::root_reports(tls, files, &clock));
+        let groups: Vec<Vec<CommitGroup>> = tls.iter().map(|t| commit_groups(t)).collect();
+        let judged = checks::judge_root(tls, &groups, files, &clock);
+        for ((t, groups), judged) in tls.iter().zip(&groups).zip(judged) {
+            let branch = files.branches.get(&t.location.branch);
+            tables.push(assemble::table_report(t, groups, branch, judged));
+        }
     }
     let roots: BTreeMap<String, RootFiles> = resolved
         .into_iter()
@@ -322,18 +330,7 @@ fn run_with(
             &clock,
         );
     }
-    if discovery.tables.is_empty() {
-        let mut f = Finding::new(
-            Code::NoTable,
-            Severity::Error,
-            "No Paimon table was found in the artifact (no directory holds snapshot/ or schema/ files).",
-            "Check that the artifact contains the warehouse directory (<warehouse>/<db>.db/<table>/snapshot, schema, manifest); CI jobs often upload only logs.",
-        );
-        for line in &discovery.instead {
-            f = f.evidence(format!("found instead: {line}"));
-        }
-        findings.push(f);
-    }
+    findings.extend(checks::integrity::no_table(&discovery));
 
     let source = artifact.stats();
     let mut report = Report {

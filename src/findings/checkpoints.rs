@@ -1,0 +1,170 @@
+//! Engine checkpoints paired with a table, as the report shows them: Spark Structured
+//! Streaming checkpoints and Ray Data checkpoints.
+
+use serde::{Deserialize, Serialize};
+
+use super::IdRange;
+
+/// A Paimon Spark source offset (`paimon-format.md` §7.1), as a checkpoint recorded it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SparkOffset {
+    /// The snapshot of the batch's last split.
+    pub snapshot_id: i64,
+    /// That split's 0-based index in the snapshot's split list (`-1`: before the first).
+    pub index: i64,
+    /// Whether the snapshot is read by a full snapshot scan (initial `latest-full`).
+    pub scan_snapshot: bool,
+    /// The snapshot's number of splits (Paimon master with a consumer-id; absent in older
+    /// offsets).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub total_splits: Option<i64>,
+}
+
+impl SparkOffset {
+    /// `snapshot 3, split 2/4 (full scan)`.
+    pub fn describe(&self) -> String {
+        let split = match self.total_splits {
+            Some(t) => format!("split {}/{t}", self.index.saturating_add(1)),
+            None if self.index < 0 => "before its first split".to_string(),
+            None => format!("split {}/?", self.index.saturating_add(1)),
+        };
+        format!(
+            "snapshot {}, {split}{}",
+            self.snapshot_id,
+            if self.scan_snapshot {
+                " (full scan)"
+            } else {
+                ""
+            }
+        )
+    }
+}
+
+/// How a Spark checkpoint was paired with its table and consumer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SparkPairingKind {
+    /// Given by the user (`--spark-checkpoint`, or chosen on the page).
+    User,
+    /// The checkpoint directory is named like exactly one consumer in the artifact.
+    ConsumerName,
+    /// The artifact's only table has exactly one consumer.
+    OnlyConsumer,
+    /// The artifact's only table has no consumer.
+    NoConsumer,
+    /// The artifact's only table has several consumers and none is named like the directory:
+    /// the table is known, the consumer is not (consumer checks are skipped).
+    ConsumerUnknown,
+}
+
+impl SparkPairingKind {
+    /// The contract's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SparkPairingKind::User => "user",
+            SparkPairingKind::ConsumerName => "consumer-name",
+            SparkPairingKind::OnlyConsumer => "only-consumer",
+            SparkPairingKind::NoConsumer => "no-consumer",
+            SparkPairingKind::ConsumerUnknown => "consumer-unknown",
+        }
+    }
+}
+
+/// The verdict on one Spark checkpoint, most severe first in [`SparkCheckpointReport::verdicts`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SparkCheckpointVerdict {
+    /// The query can recover from its checkpoint.
+    Safe,
+    /// The offsets carry no completion metadata: the consumer is left unchanged.
+    Legacy,
+    /// Another checkpoint uses the same consumer.
+    Shared,
+    /// The consumer is behind the committed progress beyond the normal one-batch lag.
+    ConsumerBehind,
+    /// An initial full scan is in progress and no consumer fences its snapshot.
+    InitialScanUnfenced,
+    /// A planned batch was never committed.
+    Uncommitted,
+    /// The consumer is ahead of the committed progress.
+    ConsumerAhead,
+    /// The committed offset points below the earliest readable snapshot or changelog.
+    Expired,
+}
+
+impl SparkCheckpointVerdict {
+    /// The contract's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SparkCheckpointVerdict::Safe => "safe",
+            SparkCheckpointVerdict::Legacy => "legacy",
+            SparkCheckpointVerdict::Shared => "shared",
+            SparkCheckpointVerdict::ConsumerBehind => "consumer-behind",
+            SparkCheckpointVerdict::InitialScanUnfenced => "initial-scan-unfenced",
+            SparkCheckpointVerdict::Uncommitted => "uncommitted",
+            SparkCheckpointVerdict::ConsumerAhead => "consumer-ahead",
+            SparkCheckpointVerdict::Expired => "expired",
+        }
+    }
+}
+
+/// One Spark checkpoint paired with a table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SparkCheckpointReport {
+    /// The checkpoint directory's artifact path.
+    pub path: String,
+    /// The query id (`metadata`), if readable.
+    pub query_id: Option<String>,
+    /// The latest batch with an `offsets/N` file.
+    pub last_planned_batch: Option<i64>,
+    /// The latest batch with a `commits/N` file.
+    pub last_committed_batch: Option<i64>,
+    /// The Paimon offset the last committed batch ends at.
+    pub offset: Option<SparkOffset>,
+    /// When Spark planned the last committed batch (`batchTimestampMs`), epoch ms.
+    pub committed_time_millis: Option<i64>,
+    /// The Paimon offset of the last planned batch, when it was never committed.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub planned_offset: Option<SparkOffset>,
+    /// The first snapshot a restart from this checkpoint reads.
+    pub resume_snapshot: Option<i64>,
+    /// The consumer the query uses, if known.
+    pub consumer: Option<String>,
+    /// That consumer's `nextSnapshot`, if its file exists and is readable.
+    pub consumer_next_snapshot: Option<i64>,
+    /// The `nextSnapshot` values the consumer may hold without a finding (Spark runs a batch's
+    /// source commit callback when it plans the next batch, so one batch of lag is normal).
+    pub expected_consumer: Option<IdRange>,
+    /// How the pairing was made.
+    pub pairing: SparkPairingKind,
+    /// The most severe verdict that applies.
+    pub verdict: SparkCheckpointVerdict,
+    /// Every verdict that applies, most severe first.
+    pub verdicts: Vec<SparkCheckpointVerdict>,
+}
+
+/// One Ray Data checkpoint paired with a table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RayCheckpointReport {
+    /// The checkpoint directory's artifact path.
+    pub path: String,
+    /// The id column (`CheckpointConfig.id_column`).
+    pub id_column: String,
+    /// Checkpoint files (one per finished write task).
+    pub files: u64,
+    /// Distinct ids the checkpoint marks done.
+    pub ids: u64,
+    /// Of those, ids the latest snapshot does not hold (after deletes and overwrites that
+    /// explain them).
+    pub missing: u64,
+    /// How the pairing was made: `user`, `id-column` (the only table with that column),
+    /// `only-table`.
+    pub pairing: String,
+    /// The generation marker (`ray.data.checkpoint.operation-id`) of the newest snapshot that
+    /// carries one, as `snapshot: value`.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub generation_marker: Option<String>,
+}
