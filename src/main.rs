@@ -196,11 +196,8 @@ fn run(args: &CheckArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut problems = prv::checks::spark::pairing_problems(&artifact, &args.spark_checkpoints);
-    problems.extend(prv::checks::ray::pairing_problems(
-        &artifact,
-        &args.ray_checkpoints,
-    ));
+    let mut problems = prv::spark::pairing_problems(&artifact, &args.spark_checkpoints);
+    problems.extend(prv::ray::pairing_problems(&artifact, &args.ray_checkpoints));
     if !problems.is_empty() {
         for p in problems {
             eprintln!("paimon-recovery-validator: {p}");

@@ -1,5 +1,8 @@
 //! The `<checkpoint dir>=<table path>[#<extra>]` argument shared by `--spark-checkpoint` (extra:
-//! the consumer id) and `--ray-checkpoint` (extra: the id column).
+//! the consumer id) and `--ray-checkpoint` (extra: the id column), and the table path it names.
+
+use crate::timeline::Timeline;
+use crate::warehouse::{join, MAIN_BRANCH};
 
 /// A parsed pairing argument: paths trimmed of spaces and surrounding `/`.
 pub(crate) struct PairingArg {
@@ -38,4 +41,17 @@ pub(crate) fn parse(s: &str, extra_name: &str) -> Result<PairingArg, String> {
         table,
         extra,
     })
+}
+
+/// The path a pairing names a table by: the table path for `main`, the branch's directory
+/// (`<table path>/branch/branch-<name>`) for a branch.
+pub(crate) fn table_path(t: &Timeline) -> String {
+    if t.location.branch == MAIN_BRANCH {
+        t.location.root.clone()
+    } else {
+        join(
+            &t.location.root,
+            &format!("branch/branch-{}", t.location.branch),
+        )
+    }
 }

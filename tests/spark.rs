@@ -360,7 +360,7 @@ fn several_tables_are_not_guessed_and_a_user_pairing_resolves_them() {
         .findings
         .iter()
         .any(|f| f.code == Code::SparkCheckpointUnpaired && f.severity == Severity::Error));
-    let problems = prv::checks::spark::pairing_problems(
+    let problems = prv::spark::pairing_problems(
         &artifact,
         &["spark-checkpoints/nope=db.db/none"
             .parse::<SparkPairing>()

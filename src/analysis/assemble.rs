@@ -1,22 +1,90 @@
-//! Assembling a table's report: what the timeline and its file graph show (snapshots, commit
-//! groups, tags, schema), with what the checks judged attached.
+//! Assembling the report: each table's from what its timeline and file graph show (snapshots,
+//! commit groups, tags, schema) with what the checks judged attached, then the whole.
 
 use crate::checks::TableJudgement;
 use crate::findings::{
-    CommitGroupSummary, FieldSummary, Hints, IdRange, ManifestLists, SchemaSummary,
-    SnapshotFiles as SnapshotFilesSummary, SnapshotSummary, TableReport, TagSummary,
+    Clock, CommitGroupSummary, FieldSummary, Finding, Hints, IdRange, InputInfo, ManifestLists,
+    RayCheckpointReport, ReadStats, Report, SchemaSummary, SnapshotFiles as SnapshotFilesSummary,
+    SnapshotSummary, SparkCheckpointReport, Summary, TableReport, TagSummary, Tool, Verdict,
+    REPORT_SCHEMA,
 };
+use crate::source::Artifact;
 use crate::timeline::files::BranchFiles;
 use crate::timeline::groups::CommitGroup;
 use crate::timeline::Timeline;
 
+use super::{clock, Judged, Root};
+
+/// The report: every table's (`judged` by table, in the order of `roots` and their
+/// timelines), the artifact-level `findings`, and what was read (`manifests`: decoded, cache
+/// hits), summarised and sorted.
+pub(super) fn report(
+    artifact: &Artifact,
+    roots: &[Root<'_>],
+    judged: Vec<Judged>,
+    findings: Vec<Finding>,
+    clock: Clock,
+    manifests: (u64, u64),
+) -> Report {
+    let mut tables = Vec::with_capacity(judged.len());
+    let mut judged = judged.into_iter();
+    for r in roots {
+        for t in &r.timelines {
+            let Some(j) = judged.next() else {
+                break;
+            };
+            let branch = r.files.branches.get(&t.location.branch);
+            tables.push(table_report(t, &j.groups, branch, j.core, j.engines));
+        }
+    }
+    let source = artifact.stats();
+    let mut report = Report {
+        schema: REPORT_SCHEMA.to_string(),
+        tool: Tool::default(),
+        input: InputInfo {
+            name: artifact.name().to_string(),
+            size: artifact.size(),
+            files: artifact.files().len() as u64,
+            digest: clock::artifact_digest(artifact),
+        },
+        clock,
+        verdict: Verdict::Pass,
+        summary: Summary::default(),
+        tables,
+        findings,
+        stats: ReadStats {
+            files_listed: source.files_listed,
+            files_read: source.files_read,
+            bytes_inflated: source.bytes_inflated,
+            manifests_decoded: manifests.0,
+            manifest_cache_hits: manifests.1,
+        },
+    };
+    report.finish();
+    report
+}
+
+/// What the engine checkpoint checks added to one table.
+#[derive(Debug, Default)]
+pub(super) struct Engines {
+    /// The Spark checkpoints paired with it, by path.
+    pub spark_checkpoints: Vec<SparkCheckpointReport>,
+    /// The Ray Data checkpoints paired with it, by path.
+    pub ray_checkpoints: Vec<RayCheckpointReport>,
+    /// Their findings (Spark's, then Ray's).
+    pub findings: Vec<Finding>,
+}
+
 /// One timeline's report: its history summarised, and the checks' findings and summaries.
-pub(crate) fn table_report(
+fn table_report(
     t: &Timeline,
     groups: &[CommitGroup],
     branch_files: Option<&BranchFiles>,
     judged: TableJudgement,
+    engines: Engines,
 ) -> TableReport {
+    let mut findings = judged.findings;
+    findings.extend(engines.findings);
     let long_lived_changelogs = match (
         t.long_lived_changelogs.keys().next(),
         t.long_lived_changelogs.keys().next_back(),
@@ -44,9 +112,9 @@ pub(crate) fn table_report(
         tags: tag_summaries(t),
         long_lived_changelogs,
         expiration_fence: judged.expiration_fence,
-        spark_checkpoints: Vec::new(),
-        ray_checkpoints: Vec::new(),
-        findings: judged.findings,
+        spark_checkpoints: engines.spark_checkpoints,
+        ray_checkpoints: engines.ray_checkpoints,
+        findings,
     }
 }
 

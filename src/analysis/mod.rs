@@ -1,23 +1,30 @@
-//! The whole analysis of one artifact: discovery, timelines, checks, report.
+//! The whole analysis of one artifact, as a pipeline: discover the tables, load their timelines
+//! and file graphs, load the engine checkpoints beside them, judge, gather row evidence (and
+//! judge what rests on it), assemble the report.
+//!
+//! [`clock`] establishes the report's clock; `assemble` builds each table's report from what its
+//! timeline shows and what the checks judged; `evidence` reads the rows findings quote.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 mod assemble;
+pub mod clock;
+mod evidence;
 
-use crate::checks;
+use crate::checks::{self, TableJudgement};
 use crate::detail::{snapshot_detail, SnapshotDetail};
-use crate::findings::{
-    Code, InputInfo, ReadStats, Report, Summary, TableReport, Tool, Verdict, REPORT_SCHEMA,
-};
+use crate::findings::{Clock, Code, Finding, Report};
 use crate::limits::Limits;
+use crate::rows::live::TableRef;
 use crate::source::Artifact;
 use crate::timeline::files::{resolve_root, ManifestStore, RootFiles};
 use crate::timeline::groups::{commit_groups, CommitGroup};
 use crate::timeline::prefetch::Prefetch;
 use crate::timeline::Timeline;
-use crate::warehouse::discover;
+use crate::warehouse::{discover, Discovery};
+use crate::{ray, spark};
 
 /// How to analyse.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -160,43 +167,6 @@ impl Analysis {
     }
 }
 
-/// Fills `rows` on every lost-changelog finding (row-level evidence).
-fn fill_lost_changelog_rows(
-    artifact: &Artifact,
-    timelines: &[Timeline],
-    roots: &BTreeMap<String, RootFiles>,
-    tables: &mut [TableReport],
-) {
-    for table in tables.iter_mut() {
-        let Some(t) = timelines
-            .iter()
-            .find(|t| t.location.root == table.path && t.location.branch == table.branch)
-        else {
-            continue;
-        };
-        let Some(root) = roots.get(&table.path) else {
-            continue;
-        };
-        let Some(branch) = root.branches.get(&table.branch) else {
-            continue;
-        };
-        let table_ref = crate::rows::live::TableRef {
-            artifact,
-            timeline: t,
-            root,
-            branch,
-        };
-        for f in table.findings.iter_mut() {
-            if f.code != Code::LostChangelog {
-                continue;
-            }
-            if let Some(snapshot) = f.snapshot {
-                f.rows = crate::rows::lost::lost_changelog_rows(&table_ref, snapshot, &f.files);
-            }
-        }
-    }
-}
-
 /// Analyses an opened artifact. Never fails: unreadable parts become findings.
 pub fn analyze(
     artifact: &Artifact,
@@ -239,7 +209,113 @@ fn run_with(
     mut store: ManifestStore<'_>,
     progress: &mut dyn FnMut(&Progress),
 ) -> Analysis {
+    // Discover the tables; load their timelines and, per table root, their file graph.
     let discovery = discover(artifact);
+    let timelines = load_timelines(artifact, &discovery, progress);
+    let clock = clock::establish(artifact, &timelines, options.now_millis);
+    let roots = load_file_graphs(artifact, &mut store, &timelines, progress);
+    // Every table and branch, in report order.
+    let tables: Vec<&Timeline> = roots
+        .iter()
+        .flat_map(|r| r.timelines.iter().copied())
+        .collect();
+    let total = tables.len() as u64;
+    progress(&Progress {
+        phase: Phase::Checks,
+        done: 0,
+        total,
+    });
+
+    // Load the engine checkpoints beside the warehouse, paired with their tables.
+    let spark = spark::load(artifact, &tables, &options.spark_pairings);
+    let ray = (!options.skip_rows).then(|| ray::load(artifact, &tables, &options.ray_pairings));
+
+    let (mut judged, findings) = judge(
+        artifact,
+        &discovery,
+        &roots,
+        &tables,
+        &spark,
+        ray.as_ref(),
+        &clock,
+    );
+    if !options.skip_rows {
+        gather_evidence(artifact, &roots, ray.as_ref(), &mut judged, &clock);
+    }
+    let manifests = (store.decoded, store.hits);
+    let report = assemble::report(artifact, &roots, judged, findings, clock, manifests);
+    progress(&Progress {
+        phase: Phase::Checks,
+        done: total,
+        total,
+    });
+    let roots: BTreeMap<String, RootFiles> = roots
+        .into_iter()
+        .map(|r| (r.path.to_string(), r.files))
+        .collect();
+    Analysis {
+        report,
+        timelines,
+        roots,
+    }
+}
+
+/// Runs every check: the table checks per table (in report order), the artifact-level ones,
+/// and the engine checkpoint checks that need no row evidence.
+fn judge(
+    artifact: &Artifact,
+    discovery: &Discovery,
+    roots: &[Root<'_>],
+    tables: &[&Timeline],
+    spark: &spark::load::SparkCheckpoints,
+    ray: Option<&ray::load::RayCheckpoints>,
+    clock: &Clock,
+) -> (Vec<Judged>, Vec<Finding>) {
+    let mut judged = judge_tables(roots, clock);
+    let mut findings: Vec<Finding> = artifact
+        .problems()
+        .iter()
+        .map(checks::integrity::unreadable_artifact_part)
+        .collect();
+    let spark = checks::spark::judge(spark, tables);
+    findings.extend(spark.artifact);
+    for (i, s) in spark.tables {
+        if let Some(j) = judged.get_mut(i) {
+            j.engines.spark_checkpoints = s.checkpoints;
+            j.engines.findings.extend(s.findings);
+        }
+    }
+    if let Some(ray) = ray {
+        findings.extend(checks::ray::unpaired(ray, tables));
+    }
+    findings.extend(checks::integrity::no_table(discovery));
+    (judged, findings)
+}
+
+/// Reads the rows findings quote, and judges what rests on rows (the Ray Data checks).
+fn gather_evidence(
+    artifact: &Artifact,
+    roots: &[Root<'_>],
+    ray: Option<&ray::load::RayCheckpoints>,
+    judged: &mut [Judged],
+    clock: &Clock,
+) {
+    let refs: Vec<Option<TableRef<'_>>> = roots
+        .iter()
+        .flat_map(|r| r.timelines.iter().map(|t| table_ref(artifact, t, &r.files)))
+        .collect();
+    evidence::lost_changelog_rows(&refs, judged);
+    if let Some(ray) = ray {
+        evidence::ray_rows(ray, &refs, judged, clock);
+    }
+}
+
+/// Loads the timeline of every table and branch discovered.
+fn load_timelines(
+    artifact: &Artifact,
+    discovery: &Discovery,
+    progress: &mut dyn FnMut(&Progress),
+) -> Vec<Timeline> {
     let total = discovery.tables.len() as u64;
     let mut timelines = Vec::with_capacity(discovery.tables.len());
     for (i, location) in discovery.tables.iter().enumerate() {
@@ -255,19 +331,33 @@ fn run_with(
         done: total,
         total,
     });
+    timelines
+}
 
-    let clock = checks::clock::establish(artifact, &timelines, options.now_millis);
+/// One table root: its timelines (main and branches, which share data files and manifests)
+/// and their file graph.
+struct Root<'a> {
+    path: &'a str,
+    timelines: Vec<&'a Timeline>,
+    files: RootFiles,
+}
 
-    // Timelines sharing a table root (main and branches) share data files and manifests.
-    let mut roots: BTreeMap<&str, Vec<&Timeline>> = BTreeMap::new();
-    for t in &timelines {
-        roots.entry(t.location.root.as_str()).or_default().push(t);
+/// Resolves the manifests of every table root into its file graph, roots in path order.
+fn load_file_graphs<'a>(
+    artifact: &Artifact,
+    store: &mut ManifestStore<'_>,
+    timelines: &'a [Timeline],
+    progress: &mut dyn FnMut(&Progress),
+) -> Vec<Root<'a>> {
+    let mut by_root: BTreeMap<&str, Vec<&Timeline>> = BTreeMap::new();
+    for t in timelines {
+        by_root.entry(t.location.root.as_str()).or_default().push(t);
     }
-    let mut resolved = Vec::with_capacity(roots.len());
+    let mut roots = Vec::with_capacity(by_root.len());
     let mut done = 0u64;
     let snapshot_total: u64 = timelines.iter().map(|t| t.snapshots.len() as u64).sum();
-    for (root, tls) in &roots {
-        let files = resolve_root(artifact, &mut store, root, tls, &mut || {
+    for (path, tls) in by_root {
+        let files = resolve_root(artifact, store, path, &tls, &mut || {
             done += 1;
             if done.is_multiple_of(64) {
                 progress(&Progress {
@@ -277,93 +367,53 @@ fn run_with(
                 });
             }
         });
-        resolved.push((*root, tls, files));
+        roots.push(Root {
+            path,
+            timelines: tls,
+            files,
+        });
     }
     progress(&Progress {
         phase: Phase::Manifests,
         done: snapshot_total,
         total: snapshot_total,
     });
+    roots
+}
 
-    progress(&Progress {
-        phase: Phase::Checks,
-        done: 0,
-        total,
-    });
-    let mut tables = Vec::with_capacity(timelines.len());
-    for (_, tls, files) in &resolved {
-        let groups: Vec<Vec<CommitGroup>> = tls.iter().map(|t| commit_groups(t)).collect();
-        let judged = checks::judge_root(tls, &groups, files, &clock);
-        for ((t, groups), judged) in tls.iter().zip(&groups).zip(judged) {
-            let branch = files.branches.get(&t.location.branch);
-            tables.push(assemble::table_report(t, groups, branch, judged));
-        }
-    }
-    let roots: BTreeMap<String, RootFiles> = resolved
-        .into_iter()
-        .map(|(root, _, files)| (root.to_string(), files))
-        .collect();
+/// One table's part of the report before it is assembled: its commit groups, what the table
+/// checks judged, and what the engine checkpoint checks added.
+struct Judged {
+    groups: Vec<CommitGroup>,
+    core: TableJudgement,
+    engines: assemble::Engines,
+}
 
-    if !options.skip_rows {
-        fill_lost_changelog_rows(artifact, &timelines, &roots, &mut tables);
+/// Runs the table checks over every table root; one entry per table, in report order.
+fn judge_tables(roots: &[Root<'_>], clock: &Clock) -> Vec<Judged> {
+    let mut judged = Vec::new();
+    for r in roots {
+        let groups: Vec<Vec<CommitGroup>> = r.timelines.iter().map(|t| commit_groups(t)).collect();
+        let core = checks::judge_root(&r.timelines, &groups, &r.files, clock);
+        judged.extend(groups.into_iter().zip(core).map(|(groups, core)| Judged {
+            groups,
+            core,
+            engines: assemble::Engines::default(),
+        }));
     }
+    judged
+}
 
-    let mut findings = Vec::new();
-    for problem in artifact.problems() {
-        findings.push(checks::integrity::unreadable_artifact_part(problem));
-    }
-    checks::spark::apply(
+/// What the row readers need of one table.
+fn table_ref<'a>(
+    artifact: &'a Artifact,
+    t: &'a Timeline,
+    root: &'a RootFiles,
+) -> Option<TableRef<'a>> {
+    Some(TableRef {
         artifact,
-        &timelines,
-        &mut tables,
-        &mut findings,
-        &options.spark_pairings,
-    );
-    if !options.skip_rows {
-        checks::ray::apply(
-            artifact,
-            &timelines,
-            &roots,
-            &mut tables,
-            &mut findings,
-            &options.ray_pairings,
-            &clock,
-        );
-    }
-    findings.extend(checks::integrity::no_table(&discovery));
-
-    let source = artifact.stats();
-    let mut report = Report {
-        schema: REPORT_SCHEMA.to_string(),
-        tool: Tool::default(),
-        input: InputInfo {
-            name: artifact.name().to_string(),
-            size: artifact.size(),
-            files: artifact.files().len() as u64,
-            digest: checks::clock::artifact_digest(artifact),
-        },
-        clock,
-        verdict: Verdict::Pass,
-        summary: Summary::default(),
-        tables,
-        findings,
-        stats: ReadStats {
-            files_listed: source.files_listed,
-            files_read: source.files_read,
-            bytes_inflated: source.bytes_inflated,
-            manifests_decoded: store.decoded,
-            manifest_cache_hits: store.hits,
-        },
-    };
-    report.finish();
-    progress(&Progress {
-        phase: Phase::Checks,
-        done: total,
-        total,
-    });
-    Analysis {
-        report,
-        timelines,
-        roots,
-    }
+        timeline: t,
+        root,
+        branch: root.branches.get(&t.location.branch)?,
+    })
 }

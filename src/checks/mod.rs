@@ -9,20 +9,18 @@
 //!   `snapshot-temp-file`, `unreadable-file`)?
 //! * [`options`] — is the table configured so recovery can lose data (`risky-options`)?
 //! * [`spark`] — can a Spark streaming query recover from its checkpoint (`spark-*`,
-//!   `consumer-*-of-checkpoint`)? Run by the analysis after the table reports are built.
+//!   `consumer-*-of-checkpoint`)? Judges the checkpoints [`crate::spark::load`] loaded.
 //! * [`ray`] — did a Ray Data checkpoint mark rows done that no snapshot holds
 //!   (`checkpoint-ahead-of-commit`), and do unreferenced data files hold rows the latest
-//!   snapshot lacks (`rows-only-in-orphan-files`)? Row-level; run by the analysis after the
-//!   table reports are built.
-//! * [`clock`] — what time is it for this artifact?
+//!   snapshot lacks (`rows-only-in-orphan-files`)? Row-level: judges the checkpoints
+//!   [`crate::ray::load`] loaded against the rows [`crate::rows::identities`] read.
 //!
-//! Checks only judge: they read nothing (the timelines, file graphs and engine checkpoints were
-//! loaded before them) and return findings and per-table summaries, which the analysis
+//! Checks only judge: they read nothing (the timelines, file graphs, engine checkpoints and
+//! row evidence were loaded before them) and return findings and per-table summaries, which the analysis
 //! assembles into the report. [`judge_root`] runs the table checks over the timelines of one
 //! table root (its main branch and its branches, which share data files and manifests).
 
 pub mod changelog;
-pub mod clock;
 pub mod consumers;
 pub mod files;
 pub mod integrity;

@@ -38,181 +38,76 @@
 //! * `spark-checkpoint-unpaired` — could the checkpoint not be paired with a table or consumer
 //!   without guessing?
 //!
-//! Pairing. A checkpoint records neither the table nor the consumer id. In order: the user's
-//! pairing (`--spark-checkpoint <dir>=<table path>[#<consumer id>]`, or the page); a consumer
-//! named like the checkpoint directory, if exactly one table in the artifact has one; when the
-//! artifact holds one table: its only consumer, or no consumer when it has none. A table with
-//! several consumers, none named like the directory, is paired without a consumer (the
-//! consumer checks are skipped and say so). Nothing else is paired: the checkpoint gets an
-//! artifact-level `spark-checkpoint-unpaired`. Files in these findings are artifact paths (a
-//! checkpoint lives outside the table).
+//! The checkpoints were read and paired with their tables before ([`crate::spark::load`], the
+//! pairing rules in [`crate::spark::pair`]); these checks only judge what was loaded. A
+//! checkpoint that could not be paired gets an artifact-level `spark-checkpoint-unpaired`.
+//! Files in these findings are artifact paths (a checkpoint lives outside the table).
 
 use std::collections::BTreeMap;
 
 use crate::findings::{
     Code, Finding, IdRange, Severity, SparkCheckpointReport, SparkCheckpointVerdict, SparkOffset,
-    SparkPairingKind, TableReport,
 };
-use crate::source::Artifact;
+use crate::pairing::table_path;
+use crate::spark::load::{LoadedCheckpoint, PaimonSource, Positions, SparkCheckpoints};
 use crate::spark::paimon_offset::PaimonOffset;
-use crate::spark::{discover, Checkpoint, SparkPairing};
-use crate::timeline::Timeline;
-use crate::warehouse::MAIN_BRANCH;
+use crate::spark::pair::{list, shown, Paired, SparkPairingKind};
+use crate::spark::{Checkpoint, SparkPairing};
+use crate::timeline::{ConsumerFile, Timeline};
 
-/// What a checkpoint was paired with.
-struct Paired {
-    table: usize,
-    consumer: Option<String>,
-    kind: SparkPairingKind,
+/// What the Spark checks found about the tables: each paired checkpoint's report and
+/// findings, by the index of its table.
+#[derive(Debug, Default)]
+pub struct TableSpark {
+    /// The reports of the checkpoints paired with the table, in checkpoint path order.
+    pub checkpoints: Vec<SparkCheckpointReport>,
+    /// Their findings, checkpoint by checkpoint.
+    pub findings: Vec<Finding>,
 }
 
-/// The Paimon positions of one checkpoint.
-struct Positions {
-    /// The last committed batch and its offset.
-    committed: Option<(i64, PaimonOffset)>,
-    /// The batch before it and its offset.
-    previous: Option<(i64, PaimonOffset)>,
-    /// Planned batches after the last committed one, with their offsets where read.
-    uncommitted: Vec<(i64, Option<PaimonOffset>)>,
-    /// `batchTimestampMs` of the last committed batch.
-    committed_time: Option<i64>,
+/// What the Spark checks found.
+#[derive(Debug, Default)]
+pub struct SparkJudgement {
+    /// By table (the index into the tables the checkpoints were paired against).
+    pub tables: BTreeMap<usize, TableSpark>,
+    /// Findings about the artifact: unpaired checkpoints, unreadable checkpoint files,
+    /// pairings that name nothing.
+    pub artifact: Vec<Finding>,
 }
 
-impl Positions {
-    /// The newest known position (planned or committed).
-    fn newest(&self) -> Option<(i64, PaimonOffset)> {
-        self.uncommitted
-            .iter()
-            .rev()
-            .find_map(|(b, o)| o.map(|o| (*b, o)))
-            .or(self.committed)
-    }
-}
-
-/// Checks every Spark checkpoint of the artifact: adds the paired ones and their findings to
-/// their table's report, and artifact-level findings (unpaired checkpoints, unreadable files,
-/// pairings that name nothing) to `findings`.
-pub fn apply(
-    artifact: &Artifact,
-    timelines: &[Timeline],
-    tables: &mut [TableReport],
-    findings: &mut Vec<Finding>,
-    pairings: &[SparkPairing],
-) {
-    let checkpoints = discover(artifact);
-    for p in pairings {
-        if !checkpoints.iter().any(|c| c.path == p.checkpoint) {
-            findings.push(bad_pairing(
-                p,
-                format!(
-                    "{} is not a Spark checkpoint directory in the artifact",
-                    p.checkpoint
-                ),
-                &checkpoints,
-                tables,
-            ));
-        } else if table_index(tables, &p.table).is_none() {
-            findings.push(bad_pairing(
-                p,
-                format!("{} is not a table in the artifact", p.table),
-                &checkpoints,
-                tables,
-            ));
-        }
+/// Judges every loaded Spark checkpoint; `tables` are the tables they were paired against.
+pub fn judge(loaded: &SparkCheckpoints, tables: &[&Timeline]) -> SparkJudgement {
+    let mut out = SparkJudgement::default();
+    for (p, problem) in &loaded.bad_pairings {
+        out.artifact
+            .push(bad_pairing(p, problem, &loaded.checkpoints, tables));
     }
     // (table, consumer) → checkpoints using it, for spark-consumer-shared.
     let mut users: BTreeMap<(usize, String), Vec<String>> = BTreeMap::new();
     let mut reports: Vec<(usize, SparkCheckpointReport, Vec<Finding>)> = Vec::new();
-    for cp in &checkpoints {
-        for problem in &cp.problems {
-            findings.push(
-                Finding::new(
-                    Code::UnreadableFile,
-                    Severity::Warning,
-                    format!(
-                        "A file of Spark checkpoint {} cannot be read: {}",
-                        shown(&cp.path),
-                        problem.problem()
-                    ),
-                    "Check that the checkpoint directory was copied whole; the recovery position \
-                     of this query is judged without the file.",
-                )
-                .files(problem.file().map(str::to_string))
-                .evidence(problem.to_string()),
-            );
-        }
-        let slot = match paimon_slot(cp) {
-            Slot::One(slot) => slot,
-            Slot::None => {
-                if !cp.offsets.is_empty() {
-                    findings.push(
-                        Finding::new(
-                            Code::SparkCheckpointUnpaired,
-                            Severity::Info,
-                            format!(
-                                "Spark checkpoint {} has no Paimon source offset (the query reads \
-                                 another source, e.g. it writes into Paimon): not checked.",
-                                shown(&cp.path)
-                            ),
-                            "Nothing to do for its reading side.",
-                        )
-                        .files([cp.path.clone()]),
-                    );
-                }
+    for lc in &loaded.checkpoints {
+        let cp = &lc.checkpoint;
+        out.artifact.extend(unreadable_files(cp));
+        let (positions, pairing) = match &lc.source {
+            PaimonSource::None => {
+                out.artifact.extend(no_paimon_source(cp));
                 continue;
             }
-            Slot::Several(n) => {
-                findings.push(
-                    Finding::new(
-                        Code::SparkCheckpointUnpaired,
-                        Severity::Warning,
-                        format!(
-                            "Spark checkpoint {} reads {n} Paimon sources; this tool checks queries \
-                             with one Paimon source, so its recovery positions were not checked.",
-                            shown(&cp.path)
-                        ),
-                        "Check each source's position by hand against the table it reads (the \
-                         offsets/N lines name snapshotId and index per source).",
-                    )
-                    .files([cp.path.clone()]),
-                );
+            PaimonSource::Several(n) => {
+                out.artifact.push(several_paimon_sources(cp, *n));
                 continue;
             }
+            PaimonSource::One { positions, pairing } => (positions, pairing),
         };
-        let positions = positions(cp, &slot);
-        let paired = match pair(cp, tables, pairings) {
+        let paired = match pairing {
             Ok(p) => p,
             Err(reason) => {
-                let mut f = Finding::new(
-                    Code::SparkCheckpointUnpaired,
-                    Severity::Warning,
-                    format!(
-                        "Spark checkpoint {} reads a Paimon table, but {reason}: the tool does not \
-                         guess, so this query's recovery position was not checked.",
-                        shown(&cp.path)
-                    ),
-                    format!(
-                        "Pair it: on the command line --spark-checkpoint {}=<table path>[#<consumer \
-                         id>] (table paths as in this report), or choose the table on the page.",
-                        cp.path
-                    ),
-                )
-                .files([cp.path.clone()]);
-                f = describe_positions(f, cp, &positions);
-                findings.push(f);
-                if let Some(u) = uncommitted(cp, &positions, None, None) {
-                    findings.push(u);
-                }
+                out.artifact.push(unpaired(cp, positions, reason));
+                out.artifact.extend(uncommitted(cp, positions, None, None));
                 continue;
             }
         };
-        let Some(table) = tables.get(paired.table) else {
-            continue;
-        };
-        let Some(timeline) = timelines
-            .iter()
-            .find(|t| t.location.root == table.path && t.location.branch == table.branch)
-        else {
+        let Some(t) = tables.get(paired.table) else {
             continue;
         };
         if let Some(c) = &paired.consumer {
@@ -221,15 +116,121 @@ pub fn apply(
                 .or_default()
                 .push(cp.path.clone());
         }
-        let (report, fs) = judge(cp, &positions, &paired, table, timeline);
+        let (report, fs) = judge_checkpoint(cp, positions, paired, t);
         reports.push((paired.table, report, fs));
     }
+    consumer_shared(&users, &mut reports);
+    for (t, mut r, fs) in reports {
+        r.verdicts.sort_by(|a, b| b.cmp(a));
+        r.verdicts.dedup();
+        if r.verdicts.is_empty() {
+            r.verdicts.push(SparkCheckpointVerdict::Safe);
+        }
+        r.verdict = r
+            .verdicts
+            .first()
+            .copied()
+            .unwrap_or(SparkCheckpointVerdict::Safe);
+        let table = out.tables.entry(t).or_default();
+        table.checkpoints.push(r);
+        table.findings.extend(fs);
+    }
+    for table in out.tables.values_mut() {
+        table.checkpoints.sort_by(|a, b| a.path.cmp(&b.path));
+    }
+    out
+}
 
-    for ((table, consumer), paths) in &users {
+/// `unreadable-file` for each checkpoint file that could not be read.
+fn unreadable_files(cp: &Checkpoint) -> Vec<Finding> {
+    cp.problems
+        .iter()
+        .map(|problem| {
+            Finding::new(
+                Code::UnreadableFile,
+                Severity::Warning,
+                format!(
+                    "A file of Spark checkpoint {} cannot be read: {}",
+                    shown(&cp.path),
+                    problem.problem()
+                ),
+                "Check that the checkpoint directory was copied whole; the recovery position \
+                     of this query is judged without the file.",
+            )
+            .files(problem.file().map(str::to_string))
+            .evidence(problem.to_string())
+        })
+        .collect()
+}
+
+/// `spark-checkpoint-unpaired` (info) for a checkpoint whose offsets name no Paimon source.
+fn no_paimon_source(cp: &Checkpoint) -> Option<Finding> {
+    if cp.offsets.is_empty() {
+        return None;
+    }
+    Some(
+        Finding::new(
+            Code::SparkCheckpointUnpaired,
+            Severity::Info,
+            format!(
+                "Spark checkpoint {} has no Paimon source offset (the query reads \
+                                 another source, e.g. it writes into Paimon): not checked.",
+                shown(&cp.path)
+            ),
+            "Nothing to do for its reading side.",
+        )
+        .files([cp.path.clone()]),
+    )
+}
+
+/// `spark-checkpoint-unpaired` for a query with several Paimon sources (not checked).
+fn several_paimon_sources(cp: &Checkpoint, n: usize) -> Finding {
+    Finding::new(
+        Code::SparkCheckpointUnpaired,
+        Severity::Warning,
+        format!(
+            "Spark checkpoint {} reads {n} Paimon sources; this tool checks queries \
+                             with one Paimon source, so its recovery positions were not checked.",
+            shown(&cp.path)
+        ),
+        "Check each source's position by hand against the table it reads (the \
+                         offsets/N lines name snapshotId and index per source).",
+    )
+    .files([cp.path.clone()])
+}
+
+/// `spark-checkpoint-unpaired` for a checkpoint that could not be paired without guessing.
+fn unpaired(cp: &Checkpoint, positions: &Positions, reason: &str) -> Finding {
+    let f = Finding::new(
+        Code::SparkCheckpointUnpaired,
+        Severity::Warning,
+        format!(
+            "Spark checkpoint {} reads a Paimon table, but {reason}: the tool does not \
+                         guess, so this query's recovery position was not checked.",
+            shown(&cp.path)
+        ),
+        format!(
+            "Pair it: on the command line --spark-checkpoint {}=<table path>[#<consumer \
+                         id>] (table paths as in this report), or choose the table on the page.",
+            cp.path
+        ),
+    )
+    .files([cp.path.clone()]);
+    describe_positions(f, cp, positions)
+}
+
+/// `spark-consumer-shared`: do several checkpoints use one consumer (unsupported: the faster
+/// query moves the position past data the slower one needs)? Marks each of their reports and
+/// adds the finding to the first one's.
+fn consumer_shared(
+    users: &BTreeMap<(usize, String), Vec<String>>,
+    reports: &mut [(usize, SparkCheckpointReport, Vec<Finding>)],
+) {
+    for ((table, consumer), paths) in users {
         if paths.len() < 2 {
             continue;
         }
-        for (t, r, fs) in &mut reports {
+        for (t, r, fs) in reports.iter_mut() {
             if *t == *table && r.consumer.as_deref() == Some(consumer.as_str()) {
                 r.verdicts.push(SparkCheckpointVerdict::Shared);
                 if paths.first() == Some(&r.path) {
@@ -259,68 +260,6 @@ pub fn apply(
             }
         }
     }
-
-    for (t, mut r, fs) in reports {
-        r.verdicts.sort_by(|a, b| b.cmp(a));
-        r.verdicts.dedup();
-        if r.verdicts.is_empty() {
-            r.verdicts.push(SparkCheckpointVerdict::Safe);
-        }
-        r.verdict = r
-            .verdicts
-            .first()
-            .copied()
-            .unwrap_or(SparkCheckpointVerdict::Safe);
-        if let Some(table) = tables.get_mut(t) {
-            table.spark_checkpoints.push(r);
-            table.findings.extend(fs);
-        }
-    }
-    for table in tables.iter_mut() {
-        table.spark_checkpoints.sort_by(|a, b| a.path.cmp(&b.path));
-    }
-}
-
-/// The problems of user pairings that can be known from the listing alone (the CLI refuses
-/// them before analysing): a checkpoint or table that is not in the artifact.
-pub fn pairing_problems(artifact: &Artifact, pairings: &[SparkPairing]) -> Vec<String> {
-    if pairings.is_empty() {
-        return Vec::new();
-    }
-    let dirs = crate::spark::checkpoint_dirs(artifact);
-    let tables: Vec<String> = crate::warehouse::discover(artifact)
-        .tables
-        .into_iter()
-        .map(|t| t.meta_root)
-        .collect();
-    let mut out = Vec::new();
-    for p in pairings {
-        if !dirs.contains_key(&p.checkpoint) {
-            out.push(format!(
-                "--spark-checkpoint {p}: {} is not a Spark checkpoint directory in the artifact \
-                 (found: {})",
-                p.checkpoint,
-                list(dirs.keys().map(|d| shown(d)))
-            ));
-        }
-        if !tables.contains(&p.table) {
-            out.push(format!(
-                "--spark-checkpoint {p}: {} is not a table in the artifact (found: {})",
-                p.table,
-                list(tables.iter().map(|t| shown(t)))
-            ));
-        }
-    }
-    out
-}
-
-fn list(items: impl Iterator<Item = String>) -> String {
-    let v: Vec<String> = items.collect();
-    if v.is_empty() {
-        "none".to_string()
-    } else {
-        v.join(", ")
-    }
 }
 
 /// `snapshot 4` or `snapshots 4..6`.
@@ -341,19 +280,12 @@ fn snapshots_are(first: i64, last: i64) -> String {
     }
 }
 
-fn shown(path: &str) -> String {
-    if path.is_empty() {
-        "(root)".to_string()
-    } else {
-        path.to_string()
-    }
-}
-
+/// `spark-checkpoint-unpaired` (error) for a user pairing that names nothing in the artifact.
 fn bad_pairing(
     p: &SparkPairing,
-    problem: String,
-    checkpoints: &[Checkpoint],
-    tables: &[TableReport],
+    problem: &str,
+    checkpoints: &[LoadedCheckpoint],
+    tables: &[&Timeline],
 ) -> Finding {
     Finding::new(
         Code::SparkCheckpointUnpaired,
@@ -363,166 +295,12 @@ fn bad_pairing(
     )
     .evidence(format!(
         "checkpoints: {}",
-        list(checkpoints.iter().map(|c| shown(&c.path)))
+        list(checkpoints.iter().map(|c| shown(&c.checkpoint.path)))
     ))
     .evidence(format!(
         "tables: {}",
-        list(tables.iter().map(|t| shown(&pairing_path(t))))
+        list(tables.iter().map(|t| shown(&table_path(t))))
     ))
-}
-
-/// The path a pairing names a table by: the table path for `main`, the branch's directory for a
-/// branch.
-fn pairing_path(t: &TableReport) -> String {
-    if t.branch == MAIN_BRANCH {
-        t.path.clone()
-    } else {
-        crate::warehouse::join(&t.path, &format!("branch/branch-{}", t.branch))
-    }
-}
-
-fn table_index(tables: &[TableReport], path: &str) -> Option<usize> {
-    tables.iter().position(|t| pairing_path(t) == path)
-}
-
-/// Where the Paimon source sits in the offset lines: its `v2` key or its `v1` position.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-enum SlotKey {
-    Key(String),
-    Position(usize),
-}
-
-enum Slot {
-    None,
-    One(SlotKey),
-    Several(usize),
-}
-
-fn paimon_slot(cp: &Checkpoint) -> Slot {
-    let mut slots: Vec<SlotKey> = cp
-        .offsets
-        .values()
-        .flat_map(|e| {
-            e.paimon_sources().map(|(i, s, _)| match &s.key {
-                Some(k) => SlotKey::Key(k.clone()),
-                None => SlotKey::Position(i),
-            })
-        })
-        .collect();
-    slots.sort();
-    slots.dedup();
-    match slots.len() {
-        0 => Slot::None,
-        1 => slots.pop().map_or(Slot::None, Slot::One),
-        n => Slot::Several(n),
-    }
-}
-
-fn paimon_at(cp: &Checkpoint, batch: i64, slot: &SlotKey) -> Option<PaimonOffset> {
-    let entry = cp.offsets.get(&batch)?;
-    let source = match slot {
-        SlotKey::Key(k) => entry.sources.iter().find(|s| s.key.as_deref() == Some(k)),
-        SlotKey::Position(i) => entry.sources.get(*i),
-    }?;
-    source.paimon
-}
-
-fn positions(cp: &Checkpoint, slot: &SlotKey) -> Positions {
-    let committed = cp
-        .last_committed()
-        .and_then(|c| paimon_at(cp, c, slot).map(|o| (c, o)));
-    let previous = cp
-        .last_committed()
-        .and_then(|c| c.checked_sub(1))
-        .and_then(|b| paimon_at(cp, b, slot).map(|o| (b, o)));
-    let uncommitted = cp
-        .uncommitted()
-        .into_iter()
-        .map(|b| (b, paimon_at(cp, b, slot)))
-        .collect();
-    let committed_time = cp
-        .last_committed()
-        .and_then(|c| cp.offsets.get(&c))
-        .and_then(|e| e.batch_timestamp_millis);
-    Positions {
-        committed,
-        previous,
-        uncommitted,
-        committed_time,
-    }
-}
-
-/// Pairs a checkpoint with a table and consumer, or says why it cannot.
-fn pair(
-    cp: &Checkpoint,
-    tables: &[TableReport],
-    pairings: &[SparkPairing],
-) -> Result<Paired, String> {
-    if let Some(p) = pairings.iter().find(|p| p.checkpoint == cp.path) {
-        return match table_index(tables, &p.table) {
-            Some(table) => Ok(Paired {
-                table,
-                consumer: p.consumer.clone(),
-                kind: SparkPairingKind::User,
-            }),
-            None => Err(format!(
-                "the pairing names {}, which is not a table here",
-                p.table
-            )),
-        };
-    }
-    let named: Vec<usize> = tables
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| t.consumers.iter().any(|c| c.id == cp.name))
-        .map(|(i, _)| i)
-        .collect();
-    match named.as_slice() {
-        [table] => {
-            return Ok(Paired {
-                table: *table,
-                consumer: Some(cp.name.clone()),
-                kind: SparkPairingKind::ConsumerName,
-            })
-        }
-        [] => {}
-        several => {
-            return Err(format!(
-                "{} tables have a consumer named {}",
-                several.len(),
-                cp.name
-            ))
-        }
-    }
-    match tables {
-        [only] => Ok(match only.consumers.as_slice() {
-            [] => Paired {
-                table: 0,
-                consumer: None,
-                kind: SparkPairingKind::NoConsumer,
-            },
-            [c] => Paired {
-                table: 0,
-                consumer: Some(c.id.clone()),
-                kind: SparkPairingKind::OnlyConsumer,
-            },
-            _ => Paired {
-                table: 0,
-                consumer: None,
-                kind: SparkPairingKind::ConsumerUnknown,
-            },
-        }),
-        [] => Err("the artifact holds no table".to_string()),
-        several => Err(format!(
-            "the artifact holds {} tables and branches and no consumer is named {}",
-            several.len(),
-            if cp.name.is_empty() {
-                "like it"
-            } else {
-                &cp.name
-            }
-        )),
-    }
 }
 
 fn summary(o: PaimonOffset) -> SparkOffset {
@@ -629,46 +407,149 @@ fn uncommitted(
     Some(f)
 }
 
-/// Judges one paired checkpoint.
-fn judge(
-    cp: &Checkpoint,
-    p: &Positions,
-    paired: &Paired,
-    table: &TableReport,
-    t: &Timeline,
-) -> (SparkCheckpointReport, Vec<Finding>) {
-    let mut findings = Vec::new();
-    let mut verdicts = Vec::new();
-    let consumer = paired.consumer.as_deref();
-    let consumer_report = consumer.and_then(|c| table.consumers.iter().find(|r| r.id == c));
-    let next = consumer_report.and_then(|r| r.next_snapshot);
-    let earliest = t.earliest_readable();
-    let what_earliest = if t.long_lived_changelogs.is_empty() {
-        "snapshot"
-    } else {
-        "snapshot or long-lived changelog"
-    };
-    let with_ids = |mut f: Finding| {
-        if let Some(c) = consumer {
+/// The facts one paired checkpoint is judged on.
+#[derive(Clone, Copy)]
+struct Judging<'a> {
+    cp: &'a Checkpoint,
+    p: &'a Positions,
+    t: &'a Timeline,
+    /// The consumer the query uses, if known.
+    consumer: Option<&'a str>,
+    /// That consumer's file in the table, if there is one.
+    consumer_file: Option<&'a ConsumerFile>,
+    /// That consumer's `nextSnapshot`, if its file is readable.
+    next: Option<i64>,
+    earliest: Option<i64>,
+    what_earliest: &'static str,
+    /// The consumer positions the committed progress allows (see [`consumer_range`]).
+    upper: Option<i64>,
+    lower: Option<i64>,
+    /// The last committed offset carries no completion metadata.
+    legacy: bool,
+}
+
+impl Judging<'_> {
+    /// A finding about this checkpoint, with its consumer.
+    fn with_ids(&self, mut f: Finding) -> Finding {
+        if let Some(c) = self.consumer {
             f = f.consumer(c);
         }
         f
-    };
-
-    // spark-batch-uncommitted
-    if let Some(f) = uncommitted(cp, p, earliest, consumer) {
-        verdicts.push(SparkCheckpointVerdict::Uncommitted);
-        findings.push(f);
     }
+}
 
-    // spark-offset-expired
+/// Verdicts and findings of one checkpoint, in the order the checks run.
+#[derive(Default)]
+struct Outcome {
+    verdicts: Vec<SparkCheckpointVerdict>,
+    findings: Vec<Finding>,
+}
+
+/// The consumer positions the committed progress allows: at most `upper` (the last committed
+/// batch's callback), at least `lower` (the batch before it: Spark runs a batch's source commit
+/// callback when it plans the next one, so one batch of lag is normal).
+fn consumer_range(p: &Positions) -> (Option<i64>, Option<i64>) {
+    let upper = p.committed.map(|(_, o)| {
+        o.consumer_position()
+            .unwrap_or(match o.completes_snapshot() {
+                Some(false) => o.snapshot_id,
+                _ => o.snapshot_id.saturating_add(1),
+            })
+    });
+    let lower = p.previous.and_then(|(_, o)| o.consumer_position());
+    (upper, lower)
+}
+
+/// Judges one paired checkpoint.
+fn judge_checkpoint(
+    cp: &Checkpoint,
+    p: &Positions,
+    paired: &Paired,
+    t: &Timeline,
+) -> (SparkCheckpointReport, Vec<Finding>) {
+    let consumer = paired.consumer.as_deref();
+    let consumer_file = consumer.and_then(|c| t.consumers.iter().find(|f| f.id == c));
+    let (upper, lower) = consumer_range(p);
+    let j = Judging {
+        cp,
+        p,
+        t,
+        consumer,
+        consumer_file,
+        next: consumer_file.and_then(ConsumerFile::next_snapshot),
+        earliest: t.earliest_readable(),
+        what_earliest: if t.long_lived_changelogs.is_empty() {
+            "snapshot"
+        } else {
+            "snapshot or long-lived changelog"
+        },
+        upper,
+        lower,
+        legacy: p.committed.is_some_and(|(_, o)| o.total_splits.is_none()),
+    };
+    let mut out = Outcome::default();
+    // spark-batch-uncommitted
+    if let Some(f) = uncommitted(cp, p, j.earliest, consumer) {
+        out.verdicts.push(SparkCheckpointVerdict::Uncommitted);
+        out.findings.push(f);
+    }
+    offset_expired(&j, &mut out);
+    if let Some(c) = consumer {
+        offset_legacy(&j, c, &mut out);
+        match (j.next, j.consumer_file) {
+            (Some(n), _) => {
+                consumer_ahead(&j, c, n, &mut out);
+                consumer_behind(&j, c, n, &mut out);
+            }
+            (None, None) => consumer_missing(&j, c, &mut out),
+            // The consumer file is unreadable: consumer-unreadable says so.
+            (None, Some(_)) => {}
+        }
+    } else if paired.kind == SparkPairingKind::ConsumerUnknown {
+        out.findings.push(consumer_unknown(&j));
+    }
+    initial_scan_unfenced(&j, &mut out);
+
+    let expected = match (lower, p.committed.and_then(|(_, o)| o.consumer_position())) {
+        (Some(first), Some(last)) => Some(IdRange { first, last }),
+        _ => None,
+    };
+    let report = SparkCheckpointReport {
+        path: cp.path.clone(),
+        query_id: cp.query_id.clone(),
+        last_planned_batch: cp.last_planned(),
+        last_committed_batch: cp.last_committed(),
+        offset: p.committed.map(|(_, o)| summary(o)),
+        committed_time_millis: p.committed_time,
+        planned_offset: p.uncommitted.last().and_then(|(_, o)| o.map(summary)),
+        resume_snapshot: p.committed.map(|(_, o)| o.resume_snapshot()),
+        consumer: paired.consumer.clone(),
+        consumer_next_snapshot: j.next,
+        expected_consumer: expected,
+        pairing: paired.kind,
+        verdict: SparkCheckpointVerdict::Safe,
+        verdicts: out.verdicts,
+    };
+    (report, out.findings)
+}
+
+/// `spark-offset-expired`: does a restart need snapshots that are gone (the last committed
+/// batch resumes below the earliest readable snapshot or long-lived changelog)?
+fn offset_expired(j: &Judging<'_>, out: &mut Outcome) {
+    let Judging {
+        cp,
+        p,
+        earliest,
+        what_earliest,
+        ..
+    } = *j;
     if let (Some((c, o)), Some(e)) = (p.committed, earliest) {
         let resume = o.resume_snapshot();
         let certain = resume < e;
         // Without totalSplits, the batch may have ended inside snapshot s: s itself is needed.
         let possible = o.completes_snapshot().is_none() && o.snapshot_id < e;
         if certain || possible {
-            verdicts.push(SparkCheckpointVerdict::Expired);
+            out.verdicts.push(SparkCheckpointVerdict::Expired);
             let (severity, message) = if certain {
                 (
                     Severity::Error,
@@ -696,8 +577,8 @@ fn judge(
                     ),
                 )
             };
-            findings.push(
-                with_ids(Finding::new(
+            out.findings.push(
+                j.with_ids(Finding::new(
                     Code::SparkOffsetExpired,
                     severity,
                     message,
@@ -727,28 +608,22 @@ fn judge(
             );
         }
     }
+}
 
-    // The consumer positions the committed progress allows (seed 000).
-    let upper = p.committed.map(|(_, o)| {
-        o.consumer_position()
-            .unwrap_or(match o.completes_snapshot() {
-                Some(false) => o.snapshot_id,
-                _ => o.snapshot_id.saturating_add(1),
-            })
-    });
-    let lower = p.previous.and_then(|(_, o)| o.consumer_position());
-    let expected = match (lower, p.committed.and_then(|(_, o)| o.consumer_position())) {
-        (Some(first), Some(last)) => Some(IdRange { first, last }),
-        _ => None,
-    };
-    let legacy = p.committed.is_some_and(|(_, o)| o.total_splits.is_none());
-
-    if let Some(c) = consumer {
-        // spark-offset-legacy
-        if let (true, Some((b, o))) = (legacy, p.committed) {
-            verdicts.push(SparkCheckpointVerdict::Legacy);
-            findings.push(
-                with_ids(Finding::new(
+/// `spark-offset-legacy`: do the offsets lack completion metadata, so Paimon leaves the
+/// consumer unchanged?
+fn offset_legacy(j: &Judging<'_>, c: &str, out: &mut Outcome) {
+    let Judging {
+        cp,
+        p,
+        next,
+        legacy,
+        ..
+    } = *j;
+    if let (true, Some((b, o))) = (legacy, p.committed) {
+        out.verdicts.push(SparkCheckpointVerdict::Legacy);
+        out.findings.push(
+                j.with_ids(Finding::new(
                     Code::SparkOffsetLegacy,
                     Severity::Warning,
                     format!(
@@ -780,16 +655,18 @@ fn judge(
                     o.describe()
                 )),
             );
-        }
+    }
+}
 
-        match (next, consumer_report) {
-            (Some(n), _) => {
-                // consumer-ahead-of-checkpoint
-                if let (Some(hi), Some((b, o))) = (upper, p.committed) {
-                    if n > hi {
-                        verdicts.push(SparkCheckpointVerdict::ConsumerAhead);
-                        findings.push(
-                            with_ids(Finding::new(
+/// `consumer-ahead-of-checkpoint`: has the consumer moved past data this query never committed
+/// (it no longer fences it, and a restart without the checkpoint skips it)?
+fn consumer_ahead(j: &Judging<'_>, c: &str, n: i64, out: &mut Outcome) {
+    let Judging { cp, p, upper, .. } = *j;
+    if let (Some(hi), Some((b, o))) = (upper, p.committed) {
+        if n > hi {
+            out.verdicts.push(SparkCheckpointVerdict::ConsumerAhead);
+            out.findings.push(
+                            j.with_ids(Finding::new(
                                 Code::ConsumerAheadOfCheckpoint,
                                 Severity::Error,
                                 format!(
@@ -821,14 +698,25 @@ fn judge(
                                 o.describe()
                             )),
                         );
-                    }
-                }
-                // consumer-behind-checkpoint
-                if let (Some(lo), Some((pb, po))) = (lower, p.previous) {
-                    if n < lo && !legacy {
-                        verdicts.push(SparkCheckpointVerdict::ConsumerBehind);
-                        findings.push(
-                            with_ids(Finding::new(
+        }
+    }
+}
+
+/// `consumer-behind-checkpoint`: is the consumer more than one batch behind the committed
+/// progress, so Paimon does not record the query's progress?
+fn consumer_behind(j: &Judging<'_>, c: &str, n: i64, out: &mut Outcome) {
+    let Judging {
+        cp,
+        p,
+        lower,
+        legacy,
+        ..
+    } = *j;
+    if let (Some(lo), Some((pb, po))) = (lower, p.previous) {
+        if n < lo && !legacy {
+            out.verdicts.push(SparkCheckpointVerdict::ConsumerBehind);
+            out.findings.push(
+                            j.with_ids(Finding::new(
                                 Code::ConsumerBehindCheckpoint,
                                 Severity::Warning,
                                 format!(
@@ -859,14 +747,18 @@ fn judge(
                                 po.describe()
                             )),
                         );
-                    }
-                }
-            }
-            (None, None) => {
-                if let (Some(lo), Some((pb, po))) = (lower, p.previous) {
-                    verdicts.push(SparkCheckpointVerdict::ConsumerBehind);
-                    findings.push(
-                        with_ids(Finding::new(
+        }
+    }
+}
+
+/// `consumer-behind-checkpoint` when the consumer does not exist although committed batches'
+/// callbacks create it.
+fn consumer_missing(j: &Judging<'_>, c: &str, out: &mut Outcome) {
+    let Judging { cp, p, lower, .. } = *j;
+    if let (Some(lo), Some((pb, po))) = (lower, p.previous) {
+        out.verdicts.push(SparkCheckpointVerdict::ConsumerBehind);
+        out.findings.push(
+                        j.with_ids(Finding::new(
                             Code::ConsumerBehindCheckpoint,
                             Severity::Warning,
                             format!(
@@ -888,48 +780,52 @@ fn judge(
                         .related([lo])
                         .files([cp.file(&format!("offsets/{pb}"))]),
                     );
-                }
-            }
-            // The consumer file is unreadable: consumer-unreadable says so.
-            (None, Some(_)) => {}
-        }
-    } else if paired.kind == SparkPairingKind::ConsumerUnknown {
-        let mut f = Finding::new(
+    }
+}
+
+/// `spark-checkpoint-unpaired` when the table is known but its consumers leave the query's own
+/// one unknown: the consumer checks are skipped.
+fn consumer_unknown(j: &Judging<'_>) -> Finding {
+    let Judging { cp, p, t, .. } = *j;
+    let f = Finding::new(
             Code::SparkCheckpointUnpaired,
             Severity::Warning,
             format!(
                 "Spark checkpoint {} reads this table, which has {} consumers and none named {}: the \
                  tool does not guess which one the query uses, so the consumer checks were skipped.",
                 shown(&cp.path),
-                table.consumers.len(),
+                t.consumers.len(),
                 if cp.name.is_empty() { "like it" } else { &cp.name }
             ),
             format!(
                 "Pair it: --spark-checkpoint {}={}#<consumer id> on the command line (consumers: {}), \
                  or choose the consumer on the page.",
                 cp.path,
-                pairing_path(table),
-                list(table.consumers.iter().map(|c| c.id.clone()))
+                table_path(t),
+                list(t.consumers.iter().map(|c| c.id.clone()))
             ),
         )
         .files([cp.path.clone()]);
-        f = describe_positions(f, cp, p);
-        findings.push(f);
-    }
+    describe_positions(f, cp, p)
+}
 
-    // spark-initial-scan-unfenced
+/// `spark-initial-scan-unfenced`: is an initial full scan in progress with no consumer fencing
+/// its snapshot from expiration?
+fn initial_scan_unfenced(j: &Judging<'_>, out: &mut Outcome) {
+    let Judging { cp, p, t, .. } = *j;
     if let Some((b, o)) = p.newest() {
         if o.scan_snapshot && o.completes_snapshot() != Some(true) {
             let s = o.snapshot_id;
             let fences = !t.options.consumer_changelog_only;
-            let fencing: Vec<&str> = table
+            let fencing: Vec<&str> = t
                 .consumers
                 .iter()
-                .filter(|c| fences && c.next_snapshot.is_some_and(|n| n <= s))
+                .filter(|c| fences && c.next_snapshot().is_some_and(|n| n <= s))
                 .map(|c| c.id.as_str())
                 .collect();
             if fencing.is_empty() {
-                verdicts.push(SparkCheckpointVerdict::InitialScanUnfenced);
+                out.verdicts
+                    .push(SparkCheckpointVerdict::InitialScanUnfenced);
                 let done = o.index.saturating_add(1).max(0);
                 let progress = match o.total_splits {
                     Some(total) => format!("{done} of {total} splits"),
@@ -942,7 +838,7 @@ fn judge(
                     .saturating_add(retain_min)
                     .saturating_sub(1)
                     .saturating_sub(latest);
-                let mut f = with_ids(Finding::new(
+                let mut f = j.with_ids(Finding::new(
                     Code::SparkInitialScanUnfenced,
                     Severity::Warning,
                     format!(
@@ -970,10 +866,10 @@ fn judge(
                 .evidence(if fences {
                     format!(
                         "consumers of this branch: {}",
-                        list(table.consumers.iter().map(|c| format!(
+                        list(t.consumers.iter().map(|c| format!(
                             "{}={}",
                             c.id,
-                            c.next_snapshot.map_or("?".to_string(), |n| n.to_string())
+                            c.next_snapshot().map_or("?".to_string(), |n| n.to_string())
                         )))
                     )
                 } else {
@@ -986,51 +882,8 @@ fn judge(
                     left.max(0),
                     if left == 1 { "" } else { "s" }
                 ));
-                findings.push(f);
+                out.findings.push(f);
             }
         }
-    }
-
-    let report = SparkCheckpointReport {
-        path: cp.path.clone(),
-        query_id: cp.query_id.clone(),
-        last_planned_batch: cp.last_planned(),
-        last_committed_batch: cp.last_committed(),
-        offset: p.committed.map(|(_, o)| summary(o)),
-        committed_time_millis: p.committed_time,
-        planned_offset: p.uncommitted.last().and_then(|(_, o)| o.map(summary)),
-        resume_snapshot: p.committed.map(|(_, o)| o.resume_snapshot()),
-        consumer: paired.consumer.clone(),
-        consumer_next_snapshot: next,
-        expected_consumer: expected,
-        pairing: paired.kind,
-        verdict: SparkCheckpointVerdict::Safe,
-        verdicts,
-    };
-    (report, findings)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn off(s: i64, i: i64, scan: bool, total: Option<i64>) -> PaimonOffset {
-        PaimonOffset {
-            snapshot_id: s,
-            index: i,
-            scan_snapshot: scan,
-            total_splits: total,
-        }
-    }
-
-    #[test]
-    fn positions_prefer_the_newest_planned_offset() {
-        let p = Positions {
-            committed: Some((3, off(4, 0, false, Some(1)))),
-            previous: Some((2, off(3, 0, false, Some(1)))),
-            uncommitted: vec![(4, Some(off(5, 0, false, Some(1)))), (5, None)],
-            committed_time: None,
-        };
-        assert_eq!(p.newest(), Some((4, off(5, 0, false, Some(1)))));
     }
 }

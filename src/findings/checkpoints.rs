@@ -5,6 +5,10 @@ use serde::{Deserialize, Serialize};
 
 use super::IdRange;
 
+/// How a Spark checkpoint was paired with its table and consumer (decided where the pairing is
+/// made, [`crate::spark::pair`]).
+pub use crate::spark::SparkPairingKind;
+
 /// A Paimon Spark source offset (`paimon-format.md` §7.1), as a checkpoint recorded it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -38,36 +42,6 @@ impl SparkOffset {
                 ""
             }
         )
-    }
-}
-
-/// How a Spark checkpoint was paired with its table and consumer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SparkPairingKind {
-    /// Given by the user (`--spark-checkpoint`, or chosen on the page).
-    User,
-    /// The checkpoint directory is named like exactly one consumer in the artifact.
-    ConsumerName,
-    /// The artifact's only table has exactly one consumer.
-    OnlyConsumer,
-    /// The artifact's only table has no consumer.
-    NoConsumer,
-    /// The artifact's only table has several consumers and none is named like the directory:
-    /// the table is known, the consumer is not (consumer checks are skipped).
-    ConsumerUnknown,
-}
-
-impl SparkPairingKind {
-    /// The contract's name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SparkPairingKind::User => "user",
-            SparkPairingKind::ConsumerName => "consumer-name",
-            SparkPairingKind::OnlyConsumer => "only-consumer",
-            SparkPairingKind::NoConsumer => "no-consumer",
-            SparkPairingKind::ConsumerUnknown => "consumer-unknown",
-        }
     }
 }
 

@@ -9,7 +9,13 @@
 //! [`discover`] finds candidate directories from the listing (a directory whose Parquet files
 //! are all named `<uuid4>.parquet`, or one named `ray_data_checkpoint`) and confirms them by
 //! their footers: every file has exactly one column, the same in all files. [`read_ids`] reads
-//! the ids. Pairing with a table is the check's business ([`crate::checks::ray`]).
+//! the ids. [`load()`](load::load) is what the analysis calls: every checkpoint found, paired
+//! with its table, and the ids of the paired ones read; the checks judge them
+//! ([`crate::checks::ray`]).
+
+pub mod load;
+
+pub use load::load;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -73,6 +79,56 @@ impl std::fmt::Display for RayPairing {
             write!(f, "#{c}")?;
         }
         Ok(())
+    }
+}
+
+/// The problems of user pairings that the listing shows (the CLI refuses them): a checkpoint
+/// or table that is not in the artifact.
+pub fn pairing_problems(artifact: &Artifact, pairings: &[RayPairing]) -> Vec<String> {
+    if pairings.is_empty() {
+        return Vec::new();
+    }
+    let dirs: Vec<String> = candidate_dirs(artifact).into_keys().collect();
+    let tables: Vec<String> = crate::warehouse::discover(artifact)
+        .tables
+        .into_iter()
+        .map(|t| t.meta_root)
+        .collect();
+    let mut out = Vec::new();
+    for p in pairings {
+        if !dirs.contains(&p.checkpoint) {
+            out.push(format!(
+                "--ray-checkpoint {p}: {} is not a Ray Data checkpoint directory in the artifact (found: {})",
+                p.checkpoint,
+                list(dirs.iter().cloned())
+            ));
+        }
+        if !tables.contains(&p.table) {
+            out.push(format!(
+                "--ray-checkpoint {p}: {} is not a table in the artifact (found: {})",
+                p.table,
+                list(tables.iter().cloned())
+            ));
+        }
+    }
+    out
+}
+
+/// `a, b` of paths (`(root)` for the artifact root), or `none`.
+pub(crate) fn list(items: impl Iterator<Item = String>) -> String {
+    let v: Vec<String> = items
+        .map(|s| {
+            if s.is_empty() {
+                "(root)".to_string()
+            } else {
+                s
+            }
+        })
+        .collect();
+    if v.is_empty() {
+        "none".to_string()
+    } else {
+        v.join(", ")
     }
 }
 

@@ -5,6 +5,8 @@
 //!   values), reading only the columns asked for and keeping only the keys asked for.
 //! * [`merge`] is the merge-on-read of one key (deduplicate, first-row; ties; deletes).
 //! * [`dv`] reads deletion vectors (32-bit RoaringBitmap, portable serialization).
+//! * [`identities`] is what a table holds of given ids or keys (batch view, OVERWRITEs,
+//!   unreferenced files), for the Ray Data checks.
 //! * [`live`] is the batch view of a snapshot: its live files (of some buckets), their deletion
 //!   vectors, merged by key.
 //! * [`lost`] builds the per-key evidence of a `lost-changelog` finding: the rows in its orphan
@@ -17,6 +19,7 @@
 //! finding stands. Everything is deterministic (keys sorted) and capped.
 
 pub mod dv;
+pub mod identities;
 pub mod key;
 pub mod live;
 pub mod lost;

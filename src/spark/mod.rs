@@ -11,11 +11,20 @@
 //! offsets of the last committed batch, the one before it and any batch after it (never the
 //! whole history). One module per file kind: [`metadata`], [`offsets`], [`commits`], and
 //! [`paimon_offset`] for the Paimon source's offset line.
+//!
+//! [`load`] is what the analysis calls: every checkpoint read, its Paimon source's positions
+//! found, and paired with the table it reads ([`pair`]); the checks judge what it loaded
+//! ([`crate::checks::spark`]).
 
 pub mod commits;
+pub mod load;
 pub mod metadata;
 pub mod offsets;
 pub mod paimon_offset;
+pub mod pair;
+
+pub use load::load;
+pub use pair::{pairing_problems, SparkPairingKind};
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -56,6 +56,13 @@ pub struct ConsumerFile {
     pub consumer: Result<Consumer, Error>,
 }
 
+impl ConsumerFile {
+    /// The consumer's `nextSnapshot`, if the file is readable.
+    pub fn next_snapshot(&self) -> Option<i64> {
+        self.consumer.as_ref().ok().map(|c| c.next_snapshot)
+    }
+}
+
 /// A tag file and what it says.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TagFile {
