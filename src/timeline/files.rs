@@ -406,10 +406,488 @@ pub fn resolve_root(
     timelines: &[&Timeline],
     progress: &mut dyn FnMut(),
 ) -> RootFiles {
-    let manifest_dir = join(root, "manifest");
-    let mut out = RootFiles::default();
+    let mut r = Resolver::new(artifact, store, root);
+    for t in timelines {
+        let files = r.branch(t, progress);
+        r.out.branches.insert(t.location.branch.clone(), files);
+    }
+    let orphan_lists = r.find_orphans();
+    r.find_ghosts(orphan_lists);
+    r.out
+}
 
-    // Files in bucket directories, by name.
+/// What a root's holders reference by name, beyond data files ([`RootFiles::referenced`]).
+#[derive(Default)]
+struct Referenced {
+    /// Manifest lists, manifests and index manifests (names in `manifest/`).
+    meta: HashSet<String>,
+    /// Index files (names in `index/`).
+    index: HashSet<String>,
+    /// Statistics files (names in `statistics/`).
+    stats: HashSet<String>,
+}
+
+/// Orphan manifest lists by committer UUID: `(counter, name, modified)`.
+type OrphanLists = BTreeMap<String, Vec<(u64, String, Option<FileTime>)>>;
+
+/// The state of resolving one table root: what is found so far and what is referenced.
+struct Resolver<'a, 's, 'p> {
+    artifact: &'a Artifact,
+    store: &'s mut ManifestStore<'p>,
+    root: &'a str,
+    manifest_dir: String,
+    out: RootFiles,
+    referenced: Referenced,
+    /// Manifests decoded and walked for references once in this root (see
+    /// [`Resolver::list`]).
+    walked: HashSet<String>,
+    /// Each snapshot's manifest lists, by branch and id (for ghost commits' siblings).
+    lists_by_snapshot: Vec<(String, i64, Vec<String>)>,
+}
+
+impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
+    /// Starts with the files of the root's bucket directories.
+    fn new(artifact: &'a Artifact, store: &'s mut ManifestStore<'p>, root: &'a str) -> Self {
+        let manifest_dir = join(root, "manifest");
+        let mut out = RootFiles::default();
+        list_bucket_files(artifact, root, &mut out);
+        out.has_manifest_dir = !artifact.files_under(&manifest_dir).is_empty();
+        Resolver {
+            artifact,
+            store,
+            root,
+            manifest_dir,
+            out,
+            referenced: Referenced::default(),
+            walked: HashSet::new(),
+            lists_by_snapshot: Vec::new(),
+        }
+    }
+
+    /// The files of one timeline: its snapshots, then what its tags and long-lived changelogs
+    /// keep alive; what they need and cannot use, sorted and deduplicated.
+    fn branch(&mut self, t: &Timeline, progress: &mut dyn FnMut()) -> BranchFiles {
+        let branch = &t.location.branch;
+        let mut bf = BranchFiles::default();
+        let latest = t.snapshots.keys().next_back().copied();
+        let earliest = t.snapshots.keys().next().copied();
+        for (id, sf) in &t.snapshots {
+            progress();
+            let end = if Some(*id) == latest {
+                Some(End::Latest)
+            } else if Some(*id) == earliest {
+                Some(End::Earliest)
+            } else {
+                None
+            };
+            let files = self.snapshot(branch, *id, &sf.snapshot, end, &mut bf);
+            bf.snapshots.insert(*id, files);
+        }
+        for tag in &t.tags {
+            if let Ok(tagged) = &tag.tag {
+                self.tag(branch, &tag.name, &tagged.snapshot, &mut bf.dangling);
+            }
+        }
+        let producer = &t.options.changelog_producer;
+        for (id, cf) in &t.long_lived_changelogs {
+            self.long_lived_changelog(branch, *id, &cf.snapshot, producer, &mut bf.dangling);
+        }
+        bf.dangling
+            .sort_by(|a, b| (&a.holder, &a.file).cmp(&(&b.holder, &b.file)));
+        bf.dangling
+            .dedup_by(|a, b| a.holder == b.holder && a.file == b.file);
+        bf
+    }
+
+    /// One snapshot's delta and changelog, and every file its lists reference. At an end of
+    /// the timeline its live set too (base + delta merged, each file checked present); the
+    /// latest one's becomes [`BranchFiles::live_latest`].
+    fn snapshot(
+        &mut self,
+        branch: &str,
+        id: i64,
+        s: &Snapshot,
+        end: Option<End>,
+        bf: &mut BranchFiles,
+    ) -> SnapshotFiles {
+        let holder = Holder::Snapshot {
+            branch: branch.to_string(),
+            id,
+        };
+        let mut files = SnapshotFiles {
+            complete: true,
+            ..SnapshotFiles::default()
+        };
+        let mut lists = Vec::new();
+        for (role, list) in s.manifest_lists() {
+            lists.push(list.to_string());
+            self.referenced.meta.insert(list.to_string());
+            // A base list's entries are only needed at the ends of the timeline (live sets);
+            // elsewhere it only adds references (and dangling ones).
+            let collect = role != ManifestListRole::Base || end.is_some();
+            let entries = self.list(list, &holder, &mut bf.dangling, collect);
+            match role {
+                ManifestListRole::Delta => match entries {
+                    Some(e) => files.delta = e,
+                    None => files.complete = false,
+                },
+                ManifestListRole::Changelog => match entries {
+                    Some(e) => {
+                        files.changelog =
+                            e.into_iter().filter(|x| x.kind == FileKind::Add).collect()
+                    }
+                    None => files.complete = false,
+                },
+                ManifestListRole::Base => {
+                    if let (Some(end), Some(base)) = (end, entries) {
+                        let live = self.live_set(s, &holder, &base, &mut bf.dangling);
+                        if end == End::Latest {
+                            bf.live_latest = Some(live);
+                        }
+                    }
+                }
+            }
+        }
+        // Every file a retained snapshot adds or produces must exist.
+        self.out
+            .check_files_exist(&holder, files.added(), "data file", &mut bf.dangling);
+        self.out.check_files_exist(
+            &holder,
+            files.changelog.iter(),
+            "changelog file",
+            &mut bf.dangling,
+        );
+        self.index_and_stats(s, &holder, &mut bf.dangling);
+        self.lists_by_snapshot.push((branch.to_string(), id, lists));
+        files
+    }
+
+    /// The live files of snapshot `s` whose base list holds `base`: base and delta merged, each
+    /// checked present (a missing one dangles from `holder`).
+    fn live_set(
+        &mut self,
+        s: &Snapshot,
+        holder: &Holder,
+        base: &[EntryRef],
+        dangling: &mut Vec<Dangling>,
+    ) -> Vec<EntryRef> {
+        // The delta list was (or will be) resolved for the snapshot itself, dangling
+        // references included: here only its entries are wanted.
+        let delta = s.delta_manifest_list.as_deref().unwrap_or("");
+        let delta = self
+            .list(delta, holder, &mut Vec::new(), true)
+            .unwrap_or_default();
+        let live = merge(base.iter().chain(delta.iter()));
+        self.out
+            .check_files_exist(holder, live.iter(), "data file", dangling);
+        live
+    }
+
+    /// A tag keeps its snapshot's live files alive: each must exist.
+    fn tag(&mut self, branch: &str, name: &str, s: &Snapshot, dangling: &mut Vec<Dangling>) {
+        let holder = Holder::Tag {
+            branch: branch.to_string(),
+            name: name.to_string(),
+        };
+        let mut all = Vec::new();
+        for (role, list) in s.manifest_lists() {
+            self.referenced.meta.insert(list.to_string());
+            let data = role != ManifestListRole::Changelog;
+            let entries = self.list(list, &holder, dangling, data);
+            if data {
+                all.extend(entries.unwrap_or_default());
+            }
+        }
+        let live = merge(all.iter());
+        self.out
+            .check_files_exist(&holder, live.iter(), "data file", dangling);
+        self.index_and_stats(s, &holder, dangling);
+    }
+
+    /// A long-lived changelog keeps its changelog files (producer != none) or its delta data
+    /// files (producer none); expiration deletes the rest (§5.2). Lists it does not need are
+    /// referenced when present, never dangling.
+    fn long_lived_changelog(
+        &mut self,
+        branch: &str,
+        id: i64,
+        s: &Snapshot,
+        producer: &ChangelogProducer,
+        dangling: &mut Vec<Dangling>,
+    ) {
+        let holder = Holder::LongLivedChangelog {
+            branch: branch.to_string(),
+            id,
+        };
+        for (role, list) in s.manifest_lists() {
+            let needed = match role {
+                ManifestListRole::Base => false,
+                ManifestListRole::Delta => *producer == ChangelogProducer::None,
+                ManifestListRole::Changelog => *producer != ChangelogProducer::None,
+            };
+            if !needed && self.artifact.get(&join(&self.manifest_dir, list)).is_none() {
+                continue;
+            }
+            self.referenced.meta.insert(list.to_string());
+            let mut sink = Vec::new();
+            let target = if needed { &mut *dangling } else { &mut sink };
+            if let Some(entries) = self.list(list, &holder, target, needed) {
+                if needed {
+                    let adds = entries.iter().filter(|e| e.kind == FileKind::Add);
+                    self.out.check_files_exist(&holder, adds, "file", dangling);
+                }
+            }
+        }
+    }
+
+    /// The index manifest and statistics file a snapshot-shaped holder names: referenced, and
+    /// the index files the index manifest lists must exist.
+    fn index_and_stats(&mut self, s: &Snapshot, holder: &Holder, dangling: &mut Vec<Dangling>) {
+        if let Some(im) = &s.index_manifest {
+            self.referenced.meta.insert(im.clone());
+            match self
+                .store
+                .index_manifest(self.artifact, &join(&self.manifest_dir, im))
+            {
+                Ok(entries) => {
+                    for e in entries.iter() {
+                        self.referenced.index.insert(e.file_name.clone());
+                        if e.external_path.is_none() && !self.index_file_present(&e.file_name) {
+                            dangling.push(Dangling {
+                                holder: holder.clone(),
+                                kind: "index file",
+                                file: format!("index/{}", e.file_name),
+                                why: Unusable::Missing,
+                            });
+                        }
+                    }
+                }
+                Err(why) => dangling.push(Dangling {
+                    holder: holder.clone(),
+                    kind: "index manifest",
+                    file: format!("manifest/{im}"),
+                    why,
+                }),
+            }
+        }
+        if let Some(stats) = &s.statistics {
+            self.referenced.stats.insert(stats.clone());
+        }
+    }
+
+    /// Whether index file `name` is in `index/`, or anywhere under the root
+    /// (`index-file-in-data-file-dir` puts index files in bucket directories).
+    fn index_file_present(&self, name: &str) -> bool {
+        let in_index_dir = join(&join(self.root, "index"), name);
+        self.artifact.get(&in_index_dir).is_some()
+            || self
+                .artifact
+                .files_under(self.root)
+                .iter()
+                .any(|f| split_parent(&f.path).1 == name)
+    }
+
+    /// Resolves a manifest list into its entries; records what is missing. `None` if the list
+    /// itself is unusable; entries of readable manifests otherwise (none unless `collect`).
+    ///
+    /// `walked` holds the manifests of this root whose names and entries are already recorded
+    /// in the references: a base list repeats most manifests of the previous snapshot's lists,
+    /// and walking them again for every snapshot was most of the per-snapshot work. Unusable
+    /// manifests are never in `walked`, so every holder still records them as dangling.
+    fn list(
+        &mut self,
+        list: &str,
+        holder: &Holder,
+        dangling: &mut Vec<Dangling>,
+        collect: bool,
+    ) -> Option<Vec<EntryRef>> {
+        if list.is_empty() {
+            return Some(Vec::new());
+        }
+        let metas = match self
+            .store
+            .list(self.artifact, &join(&self.manifest_dir, list))
+        {
+            Ok(m) => m,
+            Err(why) => {
+                dangling.push(Dangling {
+                    holder: holder.clone(),
+                    kind: "manifest list",
+                    file: format!("manifest/{list}"),
+                    why,
+                });
+                return None;
+            }
+        };
+        let mut entries = Vec::new();
+        let mut path = String::with_capacity(self.manifest_dir.len() + 64);
+        for name in metas.iter() {
+            if !collect && self.walked.contains(name) {
+                self.store.hits += 1; // answered without decoding again, as the store would
+                continue;
+            }
+            path.clear();
+            if !self.manifest_dir.is_empty() {
+                path.push_str(&self.manifest_dir);
+                path.push('/');
+            }
+            path.push_str(name);
+            match self.store.manifest(self.artifact, &path) {
+                Ok(es) => {
+                    if !self.walked.contains(name) {
+                        self.referenced.meta.insert(name.to_string());
+                        for e in es.iter() {
+                            if self.out.referenced.insert(e.file.file_name.clone()) {
+                                for extra in &e.file.extra_files {
+                                    self.out.referenced.insert(extra.clone());
+                                }
+                            }
+                        }
+                        self.walked.insert(name.to_string());
+                    }
+                    if collect {
+                        entries.extend(es.iter().cloned());
+                    }
+                }
+                Err(why) => {
+                    self.referenced.meta.insert(name.to_string());
+                    dangling.push(Dangling {
+                        holder: holder.clone(),
+                        kind: "manifest",
+                        file: format!("manifest/{name}"),
+                        why,
+                    });
+                }
+            }
+        }
+        Some(entries)
+    }
+
+    /// Files under the root nothing references, into [`RootFiles::orphans`]; returns the orphan
+    /// manifest lists by committer, for [`Resolver::find_ghosts`].
+    fn find_orphans(&mut self) -> OrphanLists {
+        let mut orphan_lists = OrphanLists::new();
+        for f in self.artifact.files_under(self.root) {
+            let rel = relative_to(self.root, &f.path);
+            let (_, name) = split_parent(&f.path);
+            let Some(kind) = self.orphan_kind(&rel, name) else {
+                continue;
+            };
+            if kind == OrphanKind::ManifestList {
+                if let Some((uuid, n)) = name.strip_prefix("manifest-list-").and_then(split_counter)
+                {
+                    orphan_lists.entry(uuid.to_string()).or_default().push((
+                        n,
+                        name.to_string(),
+                        f.modified,
+                    ));
+                }
+            }
+            self.out.orphans.push(orphan(self.root, f, kind));
+        }
+        orphan_lists
+    }
+
+    /// What the file `name` at `rel` (relative to the root) is, if nothing references it and it
+    /// is a kind of file Paimon references: `None` when it is referenced, or not such a file.
+    fn orphan_kind(&self, rel: &str, name: &str) -> Option<OrphanKind> {
+        let first = rel.split('/').next().unwrap_or("");
+        match first {
+            "manifest" if rel.matches('/').count() == 1 => {
+                if self.referenced.meta.contains(name) {
+                    None
+                } else if name.starts_with("manifest-list-") {
+                    Some(OrphanKind::ManifestList)
+                } else if name.starts_with("index-manifest-") {
+                    Some(OrphanKind::IndexManifest)
+                } else if name.starts_with("manifest-") {
+                    Some(OrphanKind::Manifest)
+                } else {
+                    None
+                }
+            }
+            "index" => (!self.referenced.index.contains(name)).then_some(OrphanKind::Index),
+            "statistics" => {
+                (!self.referenced.stats.contains(name)).then_some(OrphanKind::Statistics)
+            }
+            _ if META_DIRS.contains(&first) || !rel.contains('/') => None,
+            _ if self.out.referenced.contains(name) || !in_bucket_dir(rel) => None,
+            _ if name.starts_with("changelog-") || name.starts_with("compacted-changelog-") => {
+                Some(OrphanKind::Changelog)
+            }
+            _ => Some(OrphanKind::Data),
+        }
+    }
+
+    /// Ghost commits: the orphan manifest lists of each committer, decoded (the entries of the
+    /// manifests no published list references), with the published snapshots the same committer
+    /// wrote.
+    fn find_ghosts(&mut self, orphan_lists: OrphanLists) {
+        for (uuid, mut lists) in orphan_lists {
+            lists.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+            let mut entries = Vec::new();
+            let mut manifests = Vec::new();
+            for (_, list, _) in &lists {
+                let Ok(metas) = self
+                    .store
+                    .list(self.artifact, &join(&self.manifest_dir, list))
+                else {
+                    continue;
+                };
+                for name in metas.iter() {
+                    if self.referenced.meta.contains(name) {
+                        continue; // a base list repeats published manifests
+                    }
+                    if let Ok(es) = self
+                        .store
+                        .manifest(self.artifact, &join(&self.manifest_dir, name))
+                    {
+                        entries.extend(es.iter().cloned());
+                        manifests.push(format!("manifest/{name}"));
+                    }
+                }
+            }
+            let sibling_snapshots = self
+                .lists_by_snapshot
+                .iter()
+                .filter(|(_, _, ls)| {
+                    ls.iter().any(|l| {
+                        l.strip_prefix("manifest-list-")
+                            .and_then(split_counter)
+                            .is_some_and(|(u, _)| u == uuid)
+                    })
+                })
+                .map(|(b, id, _)| (b.clone(), *id))
+                .collect();
+            let modified = lists
+                .iter()
+                .filter_map(|(_, _, m)| *m)
+                .max_by_key(|m| m.to_utc_millis(None));
+            self.out.ghosts.push(GhostCommit {
+                committer: uuid,
+                lists: lists
+                    .iter()
+                    .map(|(_, l, _)| format!("manifest/{l}"))
+                    .collect(),
+                entries,
+                manifests,
+                sibling_snapshots,
+                modified,
+            });
+        }
+    }
+}
+
+/// Which end of a timeline a snapshot is at, if any (its live set is resolved there).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum End {
+    Earliest,
+    Latest,
+}
+
+/// The files in the root's bucket directories (outside the metadata directories), by name,
+/// into [`RootFiles::data_files_by_name`]; whether there is any bucket directory.
+fn list_bucket_files(artifact: &Artifact, root: &str, out: &mut RootFiles) {
     for f in artifact.files_under(root) {
         let rel = relative_to(root, &f.path);
         let first = rel.split('/').next().unwrap_or("");
@@ -423,447 +901,6 @@ pub fn resolve_root(
             .or_default()
             .push(f.path.clone());
     }
-    out.has_manifest_dir = !artifact.files_under(&manifest_dir).is_empty();
-
-    let mut referenced_meta: HashSet<String> = HashSet::new();
-    let mut referenced_index: HashSet<String> = HashSet::new();
-    let mut referenced_stats: HashSet<String> = HashSet::new();
-    let mut list_names_by_snapshot: Vec<(String, i64, Vec<String>)> = Vec::new();
-    // Manifests decoded and walked for references once in this root (see `resolve_list`).
-    let mut walked: HashSet<String> = HashSet::new();
-
-    for t in timelines {
-        let branch = t.location.branch.clone();
-        let mut bf = BranchFiles::default();
-        let producer = t.options.changelog_producer.clone();
-
-        // Snapshots: deltas, changelogs, and everything base lists reference.
-        let latest = t.snapshots.keys().next_back().copied();
-        let earliest = t.snapshots.keys().next().copied();
-        for (id, sf) in &t.snapshots {
-            progress();
-            let s = &sf.snapshot;
-            let holder = Holder::Snapshot {
-                branch: branch.clone(),
-                id: *id,
-            };
-            let mut files = SnapshotFiles {
-                complete: true,
-                ..SnapshotFiles::default()
-            };
-            let mut lists = Vec::new();
-            for (role, list) in s.manifest_lists() {
-                lists.push(list.to_string());
-                referenced_meta.insert(list.to_string());
-                // A base list's entries are only needed at the ends of the timeline (live sets);
-                // elsewhere it only adds references (and dangling ones).
-                let collect =
-                    role != ManifestListRole::Base || Some(*id) == latest || Some(*id) == earliest;
-                let entries = resolve_list(
-                    artifact,
-                    store,
-                    &manifest_dir,
-                    list,
-                    &holder,
-                    &mut referenced_meta,
-                    &mut bf.dangling,
-                    &mut out.referenced,
-                    &mut walked,
-                    collect,
-                );
-                match role {
-                    ManifestListRole::Delta => match entries {
-                        Some(e) => files.delta = e,
-                        None => files.complete = false,
-                    },
-                    ManifestListRole::Changelog => match entries {
-                        Some(e) => {
-                            files.changelog =
-                                e.into_iter().filter(|x| x.kind == FileKind::Add).collect()
-                        }
-                        None => files.complete = false,
-                    },
-                    ManifestListRole::Base => {
-                        if Some(*id) == latest || Some(*id) == earliest {
-                            if let Some(base) = entries {
-                                let delta = resolve_list(
-                                    artifact,
-                                    store,
-                                    &manifest_dir,
-                                    s.delta_manifest_list.as_deref().unwrap_or(""),
-                                    &holder,
-                                    &mut referenced_meta,
-                                    &mut Vec::new(),
-                                    &mut out.referenced,
-                                    &mut walked,
-                                    true,
-                                )
-                                .unwrap_or_default();
-                                let live = merge(base.iter().chain(delta.iter()));
-                                check_files_exist(
-                                    &out,
-                                    &holder,
-                                    live.iter(),
-                                    "data file",
-                                    &mut bf.dangling,
-                                );
-                                if Some(*id) == latest {
-                                    bf.live_latest = Some(live);
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            // Every file a retained snapshot adds or produces must exist.
-            check_files_exist(&out, &holder, files.added(), "data file", &mut bf.dangling);
-            check_files_exist(
-                &out,
-                &holder,
-                files.changelog.iter(),
-                "changelog file",
-                &mut bf.dangling,
-            );
-            resolve_index_and_stats(
-                artifact,
-                store,
-                root,
-                s,
-                &holder,
-                &mut referenced_meta,
-                &mut referenced_index,
-                &mut referenced_stats,
-                &mut bf.dangling,
-            );
-            list_names_by_snapshot.push((branch.clone(), *id, lists));
-            bf.snapshots.insert(*id, files);
-        }
-
-        // Tags keep their snapshot's files alive.
-        for tag in &t.tags {
-            let Ok(tagged) = &tag.tag else { continue };
-            let s = &tagged.snapshot;
-            let holder = Holder::Tag {
-                branch: branch.clone(),
-                name: tag.name.clone(),
-            };
-            let mut all = Vec::new();
-            for (role, list) in s.manifest_lists() {
-                referenced_meta.insert(list.to_string());
-                let entries = resolve_list(
-                    artifact,
-                    store,
-                    &manifest_dir,
-                    list,
-                    &holder,
-                    &mut referenced_meta,
-                    &mut bf.dangling,
-                    &mut out.referenced,
-                    &mut walked,
-                    role != ManifestListRole::Changelog,
-                );
-                if role != ManifestListRole::Changelog {
-                    all.extend(entries.unwrap_or_default());
-                }
-            }
-            let live = merge(all.iter());
-            check_files_exist(&out, &holder, live.iter(), "data file", &mut bf.dangling);
-            resolve_index_and_stats(
-                artifact,
-                store,
-                root,
-                s,
-                &holder,
-                &mut referenced_meta,
-                &mut referenced_index,
-                &mut referenced_stats,
-                &mut bf.dangling,
-            );
-        }
-
-        // Long-lived changelogs keep their changelog files (producer != none) or their delta
-        // data files (producer none); expiration deletes the rest (§5.2).
-        for (id, cf) in &t.long_lived_changelogs {
-            let s = &cf.snapshot;
-            let holder = Holder::LongLivedChangelog {
-                branch: branch.clone(),
-                id: *id,
-            };
-            for (role, list) in s.manifest_lists() {
-                let needed = match role {
-                    ManifestListRole::Base => false,
-                    ManifestListRole::Delta => producer == ChangelogProducer::None,
-                    ManifestListRole::Changelog => producer != ChangelogProducer::None,
-                };
-                if !needed && artifact.get(&join(&manifest_dir, list)).is_none() {
-                    continue;
-                }
-                referenced_meta.insert(list.to_string());
-                let mut sink = Vec::new();
-                let dangling = if needed { &mut bf.dangling } else { &mut sink };
-                if let Some(entries) = resolve_list(
-                    artifact,
-                    store,
-                    &manifest_dir,
-                    list,
-                    &holder,
-                    &mut referenced_meta,
-                    dangling,
-                    &mut out.referenced,
-                    &mut walked,
-                    needed,
-                ) {
-                    if needed {
-                        let adds = entries.iter().filter(|e| e.kind == FileKind::Add);
-                        check_files_exist(&out, &holder, adds, "file", &mut bf.dangling);
-                    }
-                }
-            }
-        }
-        bf.dangling
-            .sort_by(|a, b| (&a.holder, &a.file).cmp(&(&b.holder, &b.file)));
-        bf.dangling
-            .dedup_by(|a, b| a.holder == b.holder && a.file == b.file);
-        out.branches.insert(branch, bf);
-    }
-
-    // Orphans: files under the root nothing references.
-    let mut orphan_lists: BTreeMap<String, Vec<(u64, String, Option<FileTime>)>> = BTreeMap::new();
-    for f in artifact.files_under(root) {
-        let rel = relative_to(root, &f.path);
-        let mut parts = rel.split('/');
-        let first = parts.next().unwrap_or("");
-        let (_, name) = split_parent(&f.path);
-        let kind = match first {
-            "manifest" if rel.matches('/').count() == 1 => {
-                if referenced_meta.contains(name) {
-                    continue;
-                }
-                if let Some(rest) = name.strip_prefix("manifest-list-") {
-                    if let Some((uuid, n)) = split_counter(rest) {
-                        orphan_lists.entry(uuid.to_string()).or_default().push((
-                            n,
-                            name.to_string(),
-                            f.modified,
-                        ));
-                    }
-                    OrphanKind::ManifestList
-                } else if name.starts_with("index-manifest-") {
-                    OrphanKind::IndexManifest
-                } else if name.starts_with("manifest-") {
-                    OrphanKind::Manifest
-                } else {
-                    continue;
-                }
-            }
-            "index" => {
-                if referenced_index.contains(name) {
-                    continue;
-                }
-                OrphanKind::Index
-            }
-            "statistics" => {
-                if referenced_stats.contains(name) {
-                    continue;
-                }
-                OrphanKind::Statistics
-            }
-            _ if META_DIRS.contains(&first) || !rel.contains('/') => continue,
-            _ => {
-                if out.referenced.contains(name) || !in_bucket_dir(&rel) {
-                    continue;
-                }
-                if name.starts_with("changelog-") || name.starts_with("compacted-changelog-") {
-                    OrphanKind::Changelog
-                } else {
-                    OrphanKind::Data
-                }
-            }
-        };
-        out.orphans.push(orphan(root, f, kind));
-    }
-
-    // Ghost commits: orphan manifest lists grouped by committer, decoded.
-    let referenced_manifests: HashSet<String> = referenced_meta.clone();
-    for (uuid, mut lists) in orphan_lists {
-        lists.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
-        let mut entries = Vec::new();
-        let mut manifests = Vec::new();
-        for (_, list, _) in &lists {
-            let Ok(metas) = store.list(artifact, &join(&manifest_dir, list)) else {
-                continue;
-            };
-            for name in metas.iter() {
-                if referenced_manifests.contains(name) {
-                    continue; // a base list repeats published manifests
-                }
-                if let Ok(es) = store.manifest(artifact, &join(&manifest_dir, name)) {
-                    entries.extend(es.iter().cloned());
-                    manifests.push(format!("manifest/{name}"));
-                }
-            }
-        }
-        let sibling_snapshots = list_names_by_snapshot
-            .iter()
-            .filter(|(_, _, ls)| {
-                ls.iter().any(|l| {
-                    l.strip_prefix("manifest-list-")
-                        .and_then(split_counter)
-                        .is_some_and(|(u, _)| u == uuid)
-                })
-            })
-            .map(|(b, id, _)| (b.clone(), *id))
-            .collect();
-        let modified = lists
-            .iter()
-            .filter_map(|(_, _, m)| *m)
-            .max_by_key(|m| m.to_utc_millis(None));
-        out.ghosts.push(GhostCommit {
-            committer: uuid,
-            lists: lists
-                .iter()
-                .map(|(_, l, _)| format!("manifest/{l}"))
-                .collect(),
-            entries,
-            manifests,
-            sibling_snapshots,
-            modified,
-        });
-    }
-    out
-}
-
-#[allow(clippy::too_many_arguments)]
-fn resolve_index_and_stats(
-    artifact: &Artifact,
-    store: &mut ManifestStore,
-    root: &str,
-    s: &Snapshot,
-    holder: &Holder,
-    referenced_meta: &mut HashSet<String>,
-    referenced_index: &mut HashSet<String>,
-    referenced_stats: &mut HashSet<String>,
-    dangling: &mut Vec<Dangling>,
-) {
-    let manifest_dir = join(root, "manifest");
-    if let Some(im) = &s.index_manifest {
-        referenced_meta.insert(im.clone());
-        match store.index_manifest(artifact, &join(&manifest_dir, im)) {
-            Ok(entries) => {
-                for e in entries.iter() {
-                    referenced_index.insert(e.file_name.clone());
-                    if e.external_path.is_some() {
-                        continue;
-                    }
-                    let in_index_dir = join(&join(root, "index"), &e.file_name);
-                    if artifact.get(&in_index_dir).is_none() {
-                        // `index-file-in-data-file-dir` puts index files in bucket dirs.
-                        let elsewhere = artifact
-                            .files_under(root)
-                            .iter()
-                            .any(|f| split_parent(&f.path).1 == e.file_name);
-                        if !elsewhere {
-                            dangling.push(Dangling {
-                                holder: holder.clone(),
-                                kind: "index file",
-                                file: format!("index/{}", e.file_name),
-                                why: Unusable::Missing,
-                            });
-                        }
-                    }
-                }
-            }
-            Err(why) => dangling.push(Dangling {
-                holder: holder.clone(),
-                kind: "index manifest",
-                file: format!("manifest/{im}"),
-                why,
-            }),
-        }
-    }
-    if let Some(stats) = &s.statistics {
-        referenced_stats.insert(stats.clone());
-    }
-}
-
-/// Resolves a manifest list into its entries; records what is missing. `None` if the list
-/// itself is unusable; entries of readable manifests otherwise (none unless `collect`).
-///
-/// `walked` holds the manifests of this root whose names and entries are already recorded in
-/// `referenced_meta` and `referenced`: a base list repeats most manifests of the previous
-/// snapshot's lists, and walking them again for every snapshot was most of the per-snapshot
-/// work. Unusable manifests are never in `walked`, so every holder still records them as
-/// dangling.
-#[allow(clippy::too_many_arguments)]
-fn resolve_list(
-    artifact: &Artifact,
-    store: &mut ManifestStore,
-    manifest_dir: &str,
-    list: &str,
-    holder: &Holder,
-    referenced_meta: &mut HashSet<String>,
-    dangling: &mut Vec<Dangling>,
-    referenced: &mut HashSet<String>,
-    walked: &mut HashSet<String>,
-    collect: bool,
-) -> Option<Vec<EntryRef>> {
-    if list.is_empty() {
-        return Some(Vec::new());
-    }
-    let metas = match store.list(artifact, &join(manifest_dir, list)) {
-        Ok(m) => m,
-        Err(why) => {
-            dangling.push(Dangling {
-                holder: holder.clone(),
-                kind: "manifest list",
-                file: format!("manifest/{list}"),
-                why,
-            });
-            return None;
-        }
-    };
-    let mut entries = Vec::new();
-    let mut path = String::with_capacity(manifest_dir.len() + 64);
-    for name in metas.iter() {
-        if !collect && walked.contains(name) {
-            store.hits += 1; // answered without decoding again, as the store would
-            continue;
-        }
-        path.clear();
-        if !manifest_dir.is_empty() {
-            path.push_str(manifest_dir);
-            path.push('/');
-        }
-        path.push_str(name);
-        match store.manifest(artifact, &path) {
-            Ok(es) => {
-                if !walked.contains(name) {
-                    referenced_meta.insert(name.to_string());
-                    for e in es.iter() {
-                        if referenced.insert(e.file.file_name.clone()) {
-                            for extra in &e.file.extra_files {
-                                referenced.insert(extra.clone());
-                            }
-                        }
-                    }
-                    walked.insert(name.to_string());
-                }
-                if collect {
-                    entries.extend(es.iter().cloned());
-                }
-            }
-            Err(why) => {
-                referenced_meta.insert(name.to_string());
-                dangling.push(Dangling {
-                    holder: holder.clone(),
-                    kind: "manifest",
-                    file: format!("manifest/{name}"),
-                    why,
-                });
-            }
-        }
-    }
-    Some(entries)
 }
 
 /// Merges entries in order: ADD puts a file, DELETE removes it (`FileEntry.mergeEntries`).
@@ -882,40 +919,45 @@ pub fn merge<'a>(entries: impl Iterator<Item = &'a EntryRef>) -> Vec<EntryRef> {
     live.into_values().collect()
 }
 
-fn check_files_exist<'a>(
-    out: &RootFiles,
-    holder: &Holder,
-    entries: impl Iterator<Item = &'a EntryRef>,
-    kind: &'static str,
-    dangling: &mut Vec<Dangling>,
-) {
-    if !out.has_data_dirs {
-        // The artifact holds no data directories at all: reported once as artifact-incomplete.
-        return;
-    }
-    for e in entries {
-        if e.file.external_path.is_some() {
-            continue; // outside the table directory; cannot be checked from the artifact
+impl RootFiles {
+    /// Records each of `entries` (files inside the table directory) that is not in its bucket
+    /// directory as dangling from `holder`.
+    fn check_files_exist<'a>(
+        &self,
+        holder: &Holder,
+        entries: impl Iterator<Item = &'a EntryRef>,
+        kind: &'static str,
+        dangling: &mut Vec<Dangling>,
+    ) {
+        if !self.has_data_dirs {
+            // The artifact holds no data directories at all: reported once as
+            // artifact-incomplete.
+            return;
         }
-        let present = out
-            .data_files_by_name
-            .get(&e.file.file_name)
-            .is_some_and(|paths| {
-                let bucket = format!("bucket-{}", e.bucket);
-                let postpone = e.bucket == -2;
-                paths.iter().any(|p| {
-                    let (dir, _) = split_parent(p);
-                    let (_, last) = split_parent(dir);
-                    last == bucket || (postpone && last == "bucket-postpone")
-                })
-            });
-        if !present {
-            dangling.push(Dangling {
-                holder: holder.clone(),
-                kind,
-                file: format!("bucket-{}/{}", e.bucket, e.file.file_name),
-                why: Unusable::Missing,
-            });
+        for e in entries {
+            if e.file.external_path.is_some() {
+                continue; // outside the table directory; cannot be checked from the artifact
+            }
+            let present = self
+                .data_files_by_name
+                .get(&e.file.file_name)
+                .is_some_and(|paths| {
+                    let bucket = format!("bucket-{}", e.bucket);
+                    let postpone = e.bucket == -2;
+                    paths.iter().any(|p| {
+                        let (dir, _) = split_parent(p);
+                        let (_, last) = split_parent(dir);
+                        last == bucket || (postpone && last == "bucket-postpone")
+                    })
+                });
+            if !present {
+                dangling.push(Dangling {
+                    holder: holder.clone(),
+                    kind,
+                    file: format!("bucket-{}/{}", e.bucket, e.file.file_name),
+                    why: Unusable::Missing,
+                });
+            }
         }
     }
 }
