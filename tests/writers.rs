@@ -37,10 +37,19 @@ fn every_listed_fixture_is_on_disk_with_its_truth_and_log() {
     for (name, entry) in &idx {
         for key in ["zip", "truth", "log"] {
             let file = entry[key].as_str().expect(key);
-            assert!(fixture(&format!("writers/{file}")).is_file(), "{name}: {file}");
+            assert!(
+                fixture(&format!("writers/{file}")).is_file(),
+                "{name}: {file}"
+            );
         }
-        assert!(entry["writer"].as_str().is_some_and(|w| !w.is_empty()), "{name}");
-        assert!(entry["issues"].as_array().is_some_and(|i| !i.is_empty()), "{name}");
+        assert!(
+            entry["writer"].as_str().is_some_and(|w| !w.is_empty()),
+            "{name}"
+        );
+        assert!(
+            entry["issues"].as_array().is_some_and(|i| !i.is_empty()),
+            "{name}"
+        );
     }
 }
 
