@@ -22,10 +22,11 @@
 //! The consumer with the smallest N pins snapshot expiration; the report names it and how much
 //! it holds back.
 
+use crate::error::Error;
 use crate::findings::{
     Clock, Code, ConsumerReport, ConsumerVerdict, ExpirationFence, Finding, Severity,
 };
-use crate::timeline::Timeline;
+use crate::timeline::{ConsumerFile, Timeline};
 
 use super::changelog::LostChangelog;
 use super::relative;
@@ -39,19 +40,103 @@ pub fn judge(
 ) -> (Vec<ConsumerReport>, Vec<Finding>) {
     let mut reports = Vec::new();
     let mut findings = Vec::new();
-    let earliest = t.earliest_readable();
-    let latest = t.latest();
     for c in &t.consumers {
-        let file = relative(t, &c.path);
-        let modified = c
-            .modified
-            .map(|m| m.to_utc_millis(clock.zip_time_offset_minutes));
-        let age = modified.map(|m| clock.now_millis.saturating_sub(m));
-        let next = match &c.consumer {
-            Ok(consumer) => consumer.next_snapshot,
-            Err(e) => {
-                findings.push(
-                    Finding::new(
+        let (report, fs) = judge_consumer(t, c, clock, lost);
+        reports.push(report);
+        findings.extend(fs);
+    }
+    (reports, findings)
+}
+
+/// One consumer, and the facts it is judged on.
+struct Judging<'a> {
+    t: &'a Timeline,
+    c: &'a ConsumerFile,
+    clock: &'a Clock,
+    /// Its file, relative to the table root.
+    file: String,
+    next: i64,
+    /// The file's modification time (UTC epoch ms), and its age at the clock.
+    modified: Option<i64>,
+    age: Option<i64>,
+}
+
+impl Judging<'_> {
+    /// A finding about this consumer, with its file and position.
+    fn base(&self, f: Finding) -> Finding {
+        let (file, next) = (&self.file, self.next);
+        f.consumer(self.c.id.clone())
+            .files([file.clone()])
+            .evidence(format!("{file}: nextSnapshot = {next}"))
+    }
+}
+
+/// Verdicts and findings of one consumer, in the order the checks run.
+#[derive(Default)]
+struct Outcome {
+    verdicts: Vec<ConsumerVerdict>,
+    findings: Vec<Finding>,
+}
+
+/// Judges one consumer: its report and its findings.
+fn judge_consumer(
+    t: &Timeline,
+    c: &ConsumerFile,
+    clock: &Clock,
+    lost: &[LostChangelog],
+) -> (ConsumerReport, Vec<Finding>) {
+    let file = relative(t, &c.path);
+    let modified = c
+        .modified
+        .map(|m| m.to_utc_millis(clock.zip_time_offset_minutes));
+    let age = modified.map(|m| clock.now_millis.saturating_sub(m));
+    let next = match &c.consumer {
+        Ok(consumer) => consumer.next_snapshot,
+        Err(e) => return unreadable(c, e, file, modified, age),
+    };
+    let j = Judging {
+        t,
+        c,
+        clock,
+        file,
+        next,
+        modified,
+        age,
+    };
+    let mut out = Outcome::default();
+    expired(&j, &mut out);
+    ahead(&j, &mut out);
+    around_lost_changelog(&j, lost, &mut out);
+    stale(&j, &mut out);
+    let mut verdicts = out.verdicts;
+    verdicts.sort_by(|a, b| b.cmp(a));
+    verdicts.dedup();
+    if verdicts.is_empty() {
+        verdicts.push(ConsumerVerdict::Safe);
+    }
+    let verdict = verdicts.first().copied().unwrap_or(ConsumerVerdict::Safe);
+    let report = ConsumerReport {
+        id: c.id.clone(),
+        next_snapshot: Some(next),
+        verdict,
+        verdicts,
+        modified_millis: j.modified,
+        age_millis: j.age,
+        file: j.file,
+    };
+    (report, out.findings)
+}
+
+/// `consumer-unreadable`: the file cannot be parsed (Paimon retries, then the reader fails to
+/// start).
+fn unreadable(
+    c: &ConsumerFile,
+    e: &Error,
+    file: String,
+    modified: Option<i64>,
+    age: Option<i64>,
+) -> (ConsumerReport, Vec<Finding>) {
+    let f = Finding::new(
                         Code::ConsumerUnreadable,
                         Severity::Error,
                         format!(
@@ -69,33 +154,30 @@ pub fn judge(
                     )
                     .consumer(c.id.clone())
                     .files([file.clone()])
-                    .evidence(e.to_string()),
-                );
-                reports.push(ConsumerReport {
-                    id: c.id.clone(),
-                    next_snapshot: None,
-                    verdict: ConsumerVerdict::Unreadable,
-                    verdicts: vec![ConsumerVerdict::Unreadable],
-                    modified_millis: modified,
-                    age_millis: age,
-                    file,
-                });
-                continue;
-            }
-        };
-        let mut verdicts = Vec::new();
-        let base = |f: Finding| {
-            f.consumer(c.id.clone())
-                .files([file.clone()])
-                .evidence(format!("{file}: nextSnapshot = {next}"))
-        };
+                    .evidence(e.to_string());
+    let report = ConsumerReport {
+        id: c.id.clone(),
+        next_snapshot: None,
+        verdict: ConsumerVerdict::Unreadable,
+        verdicts: vec![ConsumerVerdict::Unreadable],
+        modified_millis: modified,
+        age_millis: age,
+        file,
+    };
+    (report, vec![f])
+}
 
-        if let Some(e) = earliest {
-            if next < e {
-                verdicts.push(ConsumerVerdict::Expired);
-                let skipped = e.saturating_sub(next);
-                findings.push(
-                    base(Finding::new(
+/// `expired`: the position is below the earliest readable snapshot (or long-lived changelog):
+/// Paimon silently starts at the earliest instead.
+fn expired(j: &Judging<'_>, out: &mut Outcome) {
+    let (t, c, next) = (j.t, j.c, j.next);
+    let earliest = t.earliest_readable();
+    if let Some(e) = earliest {
+        if next < e {
+            out.verdicts.push(ConsumerVerdict::Expired);
+            let skipped = e.saturating_sub(next);
+            out.findings.push(
+                    j.base(Finding::new(
                         Code::ConsumerExpired,
                         Severity::Error,
                         format!(
@@ -125,13 +207,20 @@ pub fn judge(
                         }
                     )),
                 );
-            }
         }
-        if let Some(l) = latest {
-            if next > l.saturating_add(1) {
-                verdicts.push(ConsumerVerdict::Ahead);
-                findings.push(
-                    base(Finding::new(
+    }
+}
+
+/// `ahead` (above latest + 1: the table was recreated or rolled back) and `caught-up`
+/// (exactly latest + 1).
+fn ahead(j: &Judging<'_>, out: &mut Outcome) {
+    let (t, c, next) = (j.t, j.c, j.next);
+    let latest = t.latest();
+    if let Some(l) = latest {
+        if next > l.saturating_add(1) {
+            out.verdicts.push(ConsumerVerdict::Ahead);
+            out.findings.push(
+                    j.base(Finding::new(
                         Code::ConsumerAhead,
                         Severity::Error,
                         format!(
@@ -151,15 +240,21 @@ pub fn judge(
                     .snapshot(next)
                     .related([l]),
                 );
-            } else if next == l.saturating_add(1) {
-                verdicts.push(ConsumerVerdict::CaughtUp);
-            }
+        } else if next == l.saturating_add(1) {
+            out.verdicts.push(ConsumerVerdict::CaughtUp);
         }
-        for lc in lost {
-            if lc.snapshot < next {
-                verdicts.push(ConsumerVerdict::PastLostChangelog);
-                findings.push(
-                    base(Finding::new(
+    }
+}
+
+/// `past-lost-changelog` (a snapshot below the position lost its changelog) and the warning
+/// for a consumer that has not reached one yet.
+fn around_lost_changelog(j: &Judging<'_>, lost: &[LostChangelog], out: &mut Outcome) {
+    let (c, next) = (j.c, j.next);
+    for lc in lost {
+        if lc.snapshot < next {
+            out.verdicts.push(ConsumerVerdict::PastLostChangelog);
+            out.findings.push(
+                    j.base(Finding::new(
                         Code::ConsumerPastLostChangelog,
                         Severity::Error,
                         format!(
@@ -178,35 +273,41 @@ pub fn judge(
                     .snapshot(lc.snapshot)
                     .commit(lc.commit_user.clone(), lc.commit_identifier),
                 );
-            } else {
-                findings.push(
-                    base(Finding::new(
-                        Code::ConsumerBeforeLostChangelog,
-                        Severity::Warning,
-                        format!(
-                            "Consumer {} has not reached snapshot {} yet; when it does, it will pass \
+        } else {
+            out.findings.push(
+                j.base(Finding::new(
+                    Code::ConsumerBeforeLostChangelog,
+                    Severity::Warning,
+                    format!(
+                        "Consumer {} has not reached snapshot {} yet; when it does, it will pass \
                              over changes whose changelog was lost.",
-                            c.id, lc.snapshot
-                        ),
-                        "Fix the table before the reader gets there (see the lost-changelog finding), \
+                        c.id, lc.snapshot
+                    ),
+                    "Fix the table before the reader gets there (see the lost-changelog finding), \
                          or plan to rebuild the affected keys downstream.",
-                    ))
-                    .snapshot(lc.snapshot)
-                    .commit(lc.commit_user.clone(), lc.commit_identifier),
-                );
-            }
+                ))
+                .snapshot(lc.snapshot)
+                .commit(lc.commit_user.clone(), lc.commit_identifier),
+            );
         }
-        if let (Some(limit), Some(age)) = (t.options.consumer_expiration_millis, age) {
-            if age > limit {
-                verdicts.push(ConsumerVerdict::Stale);
-                let who_expires = if t.options.write_only {
-                    "write-only writers never expire consumers, so it survives until a \
+    }
+}
+
+/// `stale`: the file is older than `consumer.expiration-time`, so the next expiring commit
+/// deletes it.
+fn stale(j: &Judging<'_>, out: &mut Outcome) {
+    let (t, c, clock, age, modified) = (j.t, j.c, j.clock, j.age, j.modified);
+    if let (Some(limit), Some(age)) = (t.options.consumer_expiration_millis, age) {
+        if age > limit {
+            out.verdicts.push(ConsumerVerdict::Stale);
+            let who_expires = if t.options.write_only {
+                "write-only writers never expire consumers, so it survives until a \
                      non-write-only commit or maintenance job runs — then it is deleted"
-                } else {
-                    "the next non-write-only commit deletes it"
-                };
-                findings.push(
-                    base(Finding::new(
+            } else {
+                "the next non-write-only commit deletes it"
+            };
+            out.findings.push(
+                    j.base(Finding::new(
                         Code::ConsumerStale,
                         Severity::Warning,
                         format!(
@@ -232,25 +333,8 @@ pub fn judge(
                         }
                     )),
                 );
-            }
         }
-        verdicts.sort_by(|a, b| b.cmp(a));
-        verdicts.dedup();
-        if verdicts.is_empty() {
-            verdicts.push(ConsumerVerdict::Safe);
-        }
-        let verdict = verdicts.first().copied().unwrap_or(ConsumerVerdict::Safe);
-        reports.push(ConsumerReport {
-            id: c.id.clone(),
-            next_snapshot: Some(next),
-            verdict,
-            verdicts,
-            modified_millis: modified,
-            age_millis: age,
-            file,
-        });
     }
-    (reports, findings)
 }
 
 /// The consumer that pins snapshot expiration, and how much it holds back.

@@ -34,7 +34,7 @@ use crate::pairing::table_path;
 use crate::parquet::LogicalType;
 use crate::ray::load::{PairedRay, RayCheckpoints, RayOutcome};
 use crate::ray::{list, RayCheckpoint, GENERATION_PROPERTY};
-use crate::rows::identities::{CheckpointRows, OrphanRows};
+use crate::rows::identities::{CheckpointRows, Live, OrphanRows};
 use crate::rows::key::int_ranges;
 use crate::rows::read::KeyColumns;
 use crate::rows::Key;
@@ -145,9 +145,9 @@ fn ahead_of_commit(
         format!("snapshot {s}")
     });
     let shown_set = if unexplained.is_empty() {
-        &missing
+        missing
     } else {
-        &unexplained
+        unexplained
     };
     let files: BTreeSet<String> = shown_set
         .iter()
@@ -163,28 +163,7 @@ fn ahead_of_commit(
     let types = vec![paired.logical];
     let (ranges, col, phrase) = describe(shown_set, &names, &types, false);
 
-    let severity = if unexplained.is_empty() {
-        Severity::Info
-    } else if !rows.unknown.is_empty() || !now.exact {
-        Severity::Warning
-    } else {
-        Severity::Error
-    };
-    let message = if unexplained.is_empty() {
-        format!(
-            "Ray Data checkpoint {} marks {} id{} done that {latest} does not hold, all removed later by a DELETE or OVERWRITE: the checkpoint is consistent with the table.",
-            cp.path,
-            missing.len(),
-            plural(missing.len())
-        )
-    } else {
-        format!(
-            "Ray Data checkpoint {} marks {} row{} ({phrase}) done that {latest} does not hold: a resume from it skips them for good.",
-            cp.path,
-            unexplained.len(),
-            plural(unexplained.len())
-        )
-    };
+    let (severity, message) = ahead_message(cp, rows, unexplained, &latest, &phrase);
     let mut f = Finding::new(
         Code::CheckpointAheadOfCommit,
         severity,
@@ -215,28 +194,94 @@ fn ahead_of_commit(
     for n in &notes {
         f = f.evidence(n.clone());
     }
-    let mut json = json!({
-        "count": shown_set.len(),
-        "ranges": ranges,
-        "files": files.iter().cloned().collect::<Vec<_>>(),
-        "column": col,
-        "checkpoint": cp.path,
-        "batchSnapshot": now.snapshot,
-        "batchExact": now.exact,
-    });
-    if let Some(o) = json.as_object_mut() {
-        if !rows.deleted.is_empty() {
-            o.insert("deleted".into(), J::from(rows.deleted.len()));
-        }
-        if !rows.removed.is_empty() {
-            o.insert("overwritten".into(), J::from(rows.removed.len()));
-        }
-        if !notes.is_empty() {
-            o.insert("notes".into(), json!(notes));
-        }
-    }
-    f.rows = Some(json);
+    f.rows = Some(rows_json(
+        IdSection {
+            count: shown_set.len(),
+            ranges,
+            files: &files,
+            column: col,
+            checkpoint: Some(&cp.path),
+            now,
+            deleted: rows.deleted.len(),
+            overwritten: rows.removed.len(),
+        },
+        &notes,
+    ));
     f
+}
+
+/// How serious a checkpoint ahead of its commit is, and the sentence saying so: `info` when
+/// every missing id was removed later, a warning when the batch view or an OVERWRITE's files
+/// could not be read whole, else an error.
+fn ahead_message(
+    cp: &RayCheckpoint,
+    rows: &CheckpointRows,
+    unexplained: &BTreeSet<Key>,
+    latest: &str,
+    phrase: &str,
+) -> (Severity, String) {
+    let (now, missing) = (&rows.now, &rows.missing);
+    let severity = if unexplained.is_empty() {
+        Severity::Info
+    } else if !rows.unknown.is_empty() || !now.exact {
+        Severity::Warning
+    } else {
+        Severity::Error
+    };
+    let message = if unexplained.is_empty() {
+        format!(
+            "Ray Data checkpoint {} marks {} id{} done that {latest} does not hold, all removed later by a DELETE or OVERWRITE: the checkpoint is consistent with the table.",
+            cp.path,
+            missing.len(),
+            plural(missing.len())
+        )
+    } else {
+        format!(
+            "Ray Data checkpoint {} marks {} row{} ({phrase}) done that {latest} does not hold: a resume from it skips them for good.",
+            cp.path,
+            unexplained.len(),
+            plural(unexplained.len())
+        )
+    };
+    (severity, message)
+}
+
+/// The ids a finding is about, for its `rows`.
+struct IdSection<'a> {
+    count: usize,
+    ranges: J,
+    files: &'a BTreeSet<String>,
+    column: J,
+    /// The paired checkpoint, for `checkpoint-ahead-of-commit`.
+    checkpoint: Option<&'a str>,
+    now: &'a Live,
+    deleted: usize,
+    overwritten: usize,
+}
+
+/// `{"count", "ranges", "files", "column", ["checkpoint",] "batchSnapshot", "batchExact",
+/// ["deleted",] ["overwritten",] ["notes"]}` (the optional members only when not empty).
+fn rows_json(s: IdSection<'_>, notes: &[String]) -> J {
+    let mut o = serde_json::Map::new();
+    o.insert("count".into(), J::from(s.count));
+    o.insert("ranges".into(), s.ranges);
+    o.insert("files".into(), json!(s.files.iter().collect::<Vec<_>>()));
+    o.insert("column".into(), s.column);
+    if let Some(c) = s.checkpoint {
+        o.insert("checkpoint".into(), J::from(c));
+    }
+    o.insert("batchSnapshot".into(), json!(s.now.snapshot));
+    o.insert("batchExact".into(), J::from(s.now.exact));
+    if s.deleted > 0 {
+        o.insert("deleted".into(), J::from(s.deleted));
+    }
+    if s.overwritten > 0 {
+        o.insert("overwritten".into(), J::from(s.overwritten));
+    }
+    if !notes.is_empty() {
+        o.insert("notes".into(), json!(notes));
+    }
+    J::Object(o)
 }
 
 /// Where the missing ids still are: unreferenced data files that hold them, or none.
@@ -392,6 +437,33 @@ pub fn orphan_rows(e: &OrphanRows) -> Finding {
         plural(held.len()),
         missing.len()
     ));
+    f = orphan_rows_evidence(f, e);
+    f.rows = Some(rows_json(
+        IdSection {
+            count: n,
+            ranges,
+            files: &file_set,
+            column: col,
+            checkpoint: None,
+            now,
+            deleted: deleted.len(),
+            overwritten: 0,
+        },
+        notes,
+    ));
+    f
+}
+
+/// How the rows were compared, and what may explain them (later deletes, overwrites), then
+/// what could not be read.
+fn orphan_rows_evidence(mut f: Finding, e: &OrphanRows) -> Finding {
+    let OrphanRows {
+        keys,
+        deleted,
+        later_overwrites,
+        notes,
+        ..
+    } = e;
     f = f.evidence(match keys {
         KeyColumns::Named(c) => format!("rows compared by the id column {} of the paired Ray Data checkpoint", c.join(", ")),
         KeyColumns::Primary => "rows compared by primary key".to_string(),
@@ -414,27 +486,11 @@ pub fn orphan_rows(e: &OrphanRows) -> Finding {
     for n in notes {
         f = f.evidence(n.clone());
     }
-    let mut rows = json!({
-        "count": n,
-        "ranges": ranges,
-        "files": file_set.iter().cloned().collect::<Vec<_>>(),
-        "column": col,
-        "batchSnapshot": now.snapshot,
-        "batchExact": now.exact,
-    });
-    if let Some(o) = rows.as_object_mut() {
-        if !deleted.is_empty() {
-            o.insert("deleted".into(), J::from(deleted.len()));
-        }
-        if !notes.is_empty() {
-            o.insert("notes".into(), json!(notes));
-        }
-    }
-    f.rows = Some(rows);
     f
 }
 
-/// `{"count", "ranges", …}` and a phrase for messages (`ids 0..74`).
+/// `{"count", "ranges", …}` and a phrase for messages (`ids 0..74`): the `ranges` and `column`
+/// members of a finding's `rows`, and the phrase.
 fn describe(
     keys: &BTreeSet<Key>,
     names: &[String],
@@ -459,75 +515,90 @@ fn describe(
         );
     // A composite key is listed as tuples; an id or a whole row by its first column.
     let composite = names.len() > 1 && keys.iter().all(|k| k.0.len() == names.len()) && !whole_rows;
-    let what = format!("{column} ");
     if composite {
-        let render = |k: &Key| {
-            let parts: Vec<String> =
-                k.0.iter()
-                    .enumerate()
-                    .map(|(i, v)| v.render(types.get(i).and_then(Option::as_ref)))
-                    .collect();
-            format!("({})", parts.join(", "))
-        };
-        let listed: Vec<J> = keys
-            .iter()
-            .take(MAX_LISTED)
-            .map(|k| {
-                let v = J::String(render(k));
-                json!([v.clone(), v])
-            })
-            .collect();
-        let text: Vec<String> = keys.iter().take(5).map(render).collect();
-        let more = if keys.len() > 5 { ", …" } else { "" };
-        return (
-            J::Array(listed),
-            J::String(names.join(", ")),
-            format!("{} {}{more}", names.join(", "), text.join(", ")),
-        );
-    }
-    if all_int {
-        let mut ints: Vec<i64> = firsts.into_iter().flatten().collect();
-        ints.sort_unstable();
-        let ranges = int_ranges(ints);
-        let text: Vec<String> = ranges
-            .iter()
-            .take(5)
-            .map(|(a, b)| {
-                if a == b {
-                    a.to_string()
-                } else {
-                    format!("{a}..{b}")
-                }
-            })
-            .collect();
-        let more = if ranges.len() > 5 { ", …" } else { "" };
-        let json_ranges = J::Array(ranges.iter().map(|(a, b)| json!([a, b])).collect());
-        (
-            json_ranges,
-            J::String(column),
-            format!("{what}{}{more}", text.join(", ")),
-        )
+        describe_tuples(keys, names, types)
+    } else if all_int {
+        let ints: Vec<i64> = firsts.into_iter().flatten().collect();
+        describe_int_ranges(ints, column)
     } else {
-        let listed: Vec<J> = keys
-            .iter()
-            .take(MAX_LISTED)
-            .map(|k| {
-                let v = k.0.first().map(|v| v.to_json(logical)).unwrap_or(J::Null);
-                json!([v.clone(), v])
-            })
-            .collect();
-        let text: Vec<String> = keys
-            .iter()
-            .take(5)
-            .map(|k| k.0.first().map(|v| v.render(logical)).unwrap_or_default())
-            .collect();
-        let more = if keys.len() > 5 { ", …" } else { "" };
-        (
-            J::Array(listed),
-            J::String(column),
-            format!("{what}{}{more}", text.join(", ")),
-        )
+        describe_values(keys, column, logical)
     }
+}
+
+/// Composite keys, listed as tuples.
+fn describe_tuples(
+    keys: &BTreeSet<Key>,
+    names: &[String],
+    types: &[Option<LogicalType>],
+) -> (J, J, String) {
+    let render = |k: &Key| {
+        let parts: Vec<String> =
+            k.0.iter()
+                .enumerate()
+                .map(|(i, v)| v.render(types.get(i).and_then(Option::as_ref)))
+                .collect();
+        format!("({})", parts.join(", "))
+    };
+    let listed: Vec<J> = keys
+        .iter()
+        .take(MAX_LISTED)
+        .map(|k| {
+            let v = J::String(render(k));
+            json!([v.clone(), v])
+        })
+        .collect();
+    let text: Vec<String> = keys.iter().take(5).map(render).collect();
+    let more = if keys.len() > 5 { ", …" } else { "" };
+    (
+        J::Array(listed),
+        J::String(names.join(", ")),
+        format!("{} {}{more}", names.join(", "), text.join(", ")),
+    )
+}
+
+/// Integer ids, as ranges of consecutive values.
+fn describe_int_ranges(mut ints: Vec<i64>, column: String) -> (J, J, String) {
+    ints.sort_unstable();
+    let ranges = int_ranges(ints);
+    let text: Vec<String> = ranges
+        .iter()
+        .take(5)
+        .map(|(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}..{b}")
+            }
+        })
+        .collect();
+    let more = if ranges.len() > 5 { ", …" } else { "" };
+    let json_ranges = J::Array(ranges.iter().map(|(a, b)| json!([a, b])).collect());
+    let phrase = format!("{column} {}{more}", text.join(", "));
+    (json_ranges, J::String(column), phrase)
+}
+
+/// Other ids (or whole rows), by their first column's value.
+fn describe_values(
+    keys: &BTreeSet<Key>,
+    column: String,
+    logical: Option<&LogicalType>,
+) -> (J, J, String) {
+    let listed: Vec<J> = keys
+        .iter()
+        .take(MAX_LISTED)
+        .map(|k| {
+            let v = k.0.first().map(|v| v.to_json(logical)).unwrap_or(J::Null);
+            json!([v.clone(), v])
+        })
+        .collect();
+    let text: Vec<String> = keys
+        .iter()
+        .take(5)
+        .map(|k| k.0.first().map(|v| v.render(logical)).unwrap_or_default())
+        .collect();
+    let more = if keys.len() > 5 { ", …" } else { "" };
+    let phrase = format!("{column} {}{more}", text.join(", "));
+    (J::Array(listed), J::String(column), phrase)
 }
 
 fn plural(n: usize) -> &'static str {

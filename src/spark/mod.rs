@@ -162,96 +162,113 @@ pub fn checkpoint_dirs(artifact: &Artifact) -> BTreeMap<String, (BTreeSet<i64>, 
 
 /// Finds and reads every Spark checkpoint in the artifact.
 pub fn discover(artifact: &Artifact) -> Vec<Checkpoint> {
-    let max = artifact.limits().max_json_bytes;
     checkpoint_dirs(artifact)
         .into_iter()
-        .map(|(path, (planned, committed))| {
-            let mut problems = Vec::new();
-            let name = split_parent(&path).1.to_string();
-            let file = |rel: &str| join(&path, rel);
-            let query_id = match artifact.get(&file("metadata")) {
-                Some(entry) => match artifact
-                    .read_entry(entry, max)
-                    .and_then(|b| metadata::parse_query_id(&b))
-                {
-                    Ok(id) => Some(id),
-                    Err(e) => {
-                        problems.push(e.in_file(file("metadata")));
-                        None
-                    }
-                },
-                None => None,
-            };
-            let last_committed = committed.last().copied();
-            let mut wanted: Vec<i64> = Vec::new();
-            if let Some(c) = last_committed {
-                wanted.push(c);
-                if let Some(prev) = c.checked_sub(1) {
-                    wanted.push(prev);
-                }
-            }
-            wanted.extend(
-                planned
-                    .iter()
-                    .rev()
-                    .copied()
-                    .filter(|b| last_committed.is_none_or(|c| *b > c))
-                    .take(MAX_UNCOMMITTED_READ),
-            );
-            let mut offsets = BTreeMap::new();
-            for b in wanted {
-                if !planned.contains(&b) {
-                    continue;
-                }
-                let p = file(&format!("offsets/{b}"));
-                match artifact
-                    .read(&p, max)
-                    .and_then(|bytes| OffsetLogEntry::parse(&bytes).map_err(|e| e.in_file(&p)))
-                {
-                    Ok(entry) => {
-                        offsets.insert(b, entry);
-                    }
-                    Err(e) => problems.push(e),
-                }
-            }
-            let last_commit = last_committed.and_then(|c| {
-                let p = file(&format!("commits/{c}"));
-                match artifact
-                    .read(&p, max)
-                    .and_then(|bytes| CommitLogEntry::parse(&bytes).map_err(|e| e.in_file(&p)))
-                {
-                    Ok(entry) => Some(entry),
-                    Err(e) => {
-                        problems.push(e);
-                        None
-                    }
-                }
-            });
-            let sources_dir = file("sources");
-            let source_logs: BTreeSet<String> = artifact
-                .files_under(&sources_dir)
-                .iter()
-                .filter_map(|f| {
-                    f.path
-                        .strip_prefix(&sources_dir)
-                        .and_then(|r| r.strip_prefix('/'))
-                        .and_then(|r| r.split('/').next())
-                        .map(str::to_string)
-                })
-                .collect();
-            Checkpoint {
-                path,
-                name,
-                query_id,
-                planned,
-                committed,
-                offsets,
-                last_commit,
-                source_logs: source_logs.into_iter().collect(),
-                problems,
-            }
-        })
+        .map(|(path, (planned, committed))| read_checkpoint(artifact, path, planned, committed))
         .collect()
+}
+
+/// Reads one checkpoint directory whose logs hold the batches `planned` and `committed`.
+fn read_checkpoint(
+    artifact: &Artifact,
+    path: String,
+    planned: BTreeSet<i64>,
+    committed: BTreeSet<i64>,
+) -> Checkpoint {
+    let max = artifact.limits().max_json_bytes;
+    let mut problems = Vec::new();
+    let name = split_parent(&path).1.to_string();
+    let file = |rel: &str| join(&path, rel);
+    let query_id = match artifact.get(&file("metadata")) {
+        Some(entry) => match artifact
+            .read_entry(entry, max)
+            .and_then(|b| metadata::parse_query_id(&b))
+        {
+            Ok(id) => Some(id),
+            Err(e) => {
+                problems.push(e.in_file(file("metadata")));
+                None
+            }
+        },
+        None => None,
+    };
+    let last_committed = committed.last().copied();
+    let mut offsets = BTreeMap::new();
+    for b in offsets_wanted(&planned, last_committed) {
+        let p = file(&format!("offsets/{b}"));
+        match artifact
+            .read(&p, max)
+            .and_then(|bytes| OffsetLogEntry::parse(&bytes).map_err(|e| e.in_file(&p)))
+        {
+            Ok(entry) => {
+                offsets.insert(b, entry);
+            }
+            Err(e) => problems.push(e),
+        }
+    }
+    let last_commit = last_committed.and_then(|c| {
+        let p = file(&format!("commits/{c}"));
+        match artifact
+            .read(&p, max)
+            .and_then(|bytes| CommitLogEntry::parse(&bytes).map_err(|e| e.in_file(&p)))
+        {
+            Ok(entry) => Some(entry),
+            Err(e) => {
+                problems.push(e);
+                None
+            }
+        }
+    });
+    let source_logs = source_logs(artifact, &file("sources"));
+    Checkpoint {
+        path,
+        name,
+        query_id,
+        planned,
+        committed,
+        offsets,
+        last_commit,
+        source_logs,
+        problems,
+    }
+}
+
+/// The batches whose offsets are read: the last committed one, the one before it, and at most
+/// [`MAX_UNCOMMITTED_READ`] planned after it (newest first), each only if planned.
+fn offsets_wanted(planned: &BTreeSet<i64>, last_committed: Option<i64>) -> Vec<i64> {
+    let mut wanted: Vec<i64> = Vec::new();
+    if let Some(c) = last_committed {
+        wanted.push(c);
+        if let Some(prev) = c.checked_sub(1) {
+            wanted.push(prev);
+        }
+    }
+    wanted.extend(
+        planned
+            .iter()
+            .rev()
+            .copied()
+            .filter(|b| last_committed.is_none_or(|c| *b > c))
+            .take(MAX_UNCOMMITTED_READ),
+    );
+    wanted.retain(|b| planned.contains(b));
+    wanted
+}
+
+/// The `sources/<n>` subdirectories of a checkpoint (listed, not read).
+fn source_logs(artifact: &Artifact, sources_dir: &str) -> Vec<String> {
+    let logs: BTreeSet<String> = artifact
+        .files_under(sources_dir)
+        .iter()
+        .filter_map(|f| {
+            f.path
+                .strip_prefix(sources_dir)
+                .and_then(|r| r.strip_prefix('/'))
+                .and_then(|r| r.split('/').next())
+                .map(str::to_string)
+        })
+        .collect();
+    logs.into_iter().collect()
 }
 
 #[cfg(test)]
