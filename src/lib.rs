@@ -30,6 +30,7 @@ pub mod report;
 pub mod rows;
 pub mod source;
 pub mod spark;
+pub mod time;
 pub mod timeline;
 pub mod warehouse;
 

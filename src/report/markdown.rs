@@ -11,8 +11,8 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use super::format_utc;
 use crate::findings::{Finding, Report, Severity, TableReport, Verdict};
+use crate::time::{format_duration, format_utc};
 
 /// GitHub's comment limit is 65,536 characters; leave room for a human's words around it.
 pub const GITHUB_COMMENT_LIMIT: usize = 60_000;
@@ -310,7 +310,7 @@ fn table_section(out: &mut String, t: &TableReport, rows_per_list: usize) {
                 plural(fence.snapshots_held as u64),
                 fence
                     .time_held_millis
-                    .map(|ms| format!(", {} of history", crate::paimon::schema::format_duration(ms)))
+                    .map(|ms| format!(", {} of history", format_duration(ms)))
                     .unwrap_or_default()
             );
         }
