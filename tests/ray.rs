@@ -1,4 +1,5 @@
-//! Ray Data checkpoints published before the Paimon commit (seed 003): the three real
+//! Ray Data checkpoints published before the Paimon commit (the Ray Data issue described in
+//! `docs/paimon-format.md` §8.3: a row checkpoint written before the sink's commit): the three real
 //! reproductions in `tests/fixtures/ray/` (Ray 2.60 + pypaimon 2.1, see the README there),
 //! pairing rules, the CLI flag, and variations built in memory from them.
 #![allow(

@@ -2,7 +2,7 @@
 //!
 //! A query keeps two recovery positions: Spark's checkpoint (exact, per micro-batch: `offsets/N`
 //! then `commits/N`) and Paimon's consumer (conservative, per snapshot). The behaviour these
-//! checks rest on (seed 000, `paimon-format.md` §5.5, §7.1):
+//! checks rest on (`paimon-format.md` §5.5, §7.1; Paimon's Spark documentation, §8.1):
 //!
 //! * A batch covers `(start, end]` of `(snapshotId, index)` positions; on restart Spark resumes
 //!   after the last committed batch's end offset and replays a planned, uncommitted batch with

@@ -1,4 +1,5 @@
-//! Ray Data checkpoints found beside the warehouse (seed 003, `tests/fixtures/ray/README.md`).
+//! Ray Data checkpoints found beside the warehouse (`paimon-format.md` §7.2, §8.3;
+//! `tests/fixtures/ray/README.md`).
 //!
 //! Ray Data's row checkpointing (`CheckpointConfig(id_column=…, checkpoint_path=…)`) writes one
 //! `<uuid4>.parquet` per finished write task into a flat checkpoint directory, right after

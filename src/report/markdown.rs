@@ -147,7 +147,8 @@ fn table_section(out: &mut String, t: &TableReport, rows_per_list: usize) {
             .unwrap_or_default()
     );
 
-    // Timeline table, seed-001 style.
+    // Timeline table: kinds, identifiers and changelog counts side by side, as the upstream
+    // lost-changelog report tabulates them (`paimon-format.md` §8.2).
     if !t.snapshots.is_empty() {
         let focus: BTreeSet<i64> = t
             .findings
@@ -383,7 +384,8 @@ fn finding_details(out: &mut String, f: &Finding, rows_per_list: usize) {
     let _ = writeln!(out, "**Remedy:** {}\n\n</details>\n", inline(&f.remedy));
 }
 
-/// Row-level evidence: the per-key table of a lost-changelog finding (seed-001 style) in its own
+/// Row-level evidence: the per-key table of a lost-changelog finding (batch value, changelog
+/// delivered, changelog lost: the comparison of `paimon-format.md` §8.2) in its own
 /// `<details>`, capped with a count of what was left out; the ids of a checkpoint finding.
 fn rows_section(out: &mut String, rows: &serde_json::Value, cap: usize) {
     use super::rows::{ids_summary, lost_key_cells, lost_summary};
