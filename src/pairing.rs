@@ -57,16 +57,25 @@ pub(crate) fn table_path(t: &Timeline) -> String {
     }
 }
 
+/// A user's pairing of a checkpoint directory with a table (`--spark-checkpoint`,
+/// `--ray-checkpoint`), shown as the user wrote it.
+pub(crate) trait Pairing: std::fmt::Display {
+    /// The checkpoint directory, as an artifact path.
+    fn checkpoint(&self) -> &str;
+    /// The table path.
+    fn table(&self) -> &str;
+}
+
 /// The problems of user pairings that the listing alone shows (the CLI refuses them before
 /// analysing): a checkpoint directory that is not among `dirs`, a table that is not in the
 /// artifact. `flag` is the option (`--spark-checkpoint`), `kind` the checkpoint kind (`Spark
-/// checkpoint`); each pairing is `(as written, checkpoint, table)`.
-pub(crate) fn listing_problems(
+/// checkpoint`).
+pub(crate) fn listing_problems<P: Pairing>(
     artifact: &Artifact,
     flag: &str,
     kind: &str,
     dirs: &[String],
-    pairings: &[(String, &str, &str)],
+    pairings: &[P],
 ) -> Vec<String> {
     if pairings.is_empty() {
         return Vec::new();
@@ -77,7 +86,8 @@ pub(crate) fn listing_problems(
         .map(|t| t.meta_root)
         .collect();
     let mut out = Vec::new();
-    for (p, checkpoint, table) in pairings {
+    for p in pairings {
+        let (checkpoint, table) = (p.checkpoint(), p.table());
         if !dirs.iter().any(|d| d == checkpoint) {
             out.push(format!(
                 "{flag} {p}: {checkpoint} is not a {kind} directory in the artifact (found: {})",

@@ -73,6 +73,15 @@ impl std::str::FromStr for RayPairing {
     }
 }
 
+impl crate::pairing::Pairing for RayPairing {
+    fn checkpoint(&self) -> &str {
+        &self.checkpoint
+    }
+    fn table(&self) -> &str {
+        &self.table
+    }
+}
+
 impl std::fmt::Display for RayPairing {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}={}", self.checkpoint, self.table)?;
@@ -87,16 +96,12 @@ impl std::fmt::Display for RayPairing {
 /// or table that is not in the artifact.
 pub fn pairing_problems(artifact: &Artifact, pairings: &[RayPairing]) -> Vec<String> {
     let dirs: Vec<String> = candidate_dirs(artifact).into_keys().collect();
-    let named: Vec<(String, &str, &str)> = pairings
-        .iter()
-        .map(|p| (p.to_string(), p.checkpoint.as_str(), p.table.as_str()))
-        .collect();
     crate::pairing::listing_problems(
         artifact,
         "--ray-checkpoint",
         "Ray Data checkpoint",
         &dirs,
-        &named,
+        pairings,
     )
 }
 

@@ -140,16 +140,12 @@ pub(crate) fn table_index(tables: &[&Timeline], path: &str) -> Option<usize> {
 /// them before analysing): a checkpoint or table that is not in the artifact.
 pub fn pairing_problems(artifact: &Artifact, pairings: &[SparkPairing]) -> Vec<String> {
     let dirs: Vec<String> = super::checkpoint_dirs(artifact).into_keys().collect();
-    let named: Vec<(String, &str, &str)> = pairings
-        .iter()
-        .map(|p| (p.to_string(), p.checkpoint.as_str(), p.table.as_str()))
-        .collect();
     crate::pairing::listing_problems(
         artifact,
         "--spark-checkpoint",
         "Spark checkpoint",
         &dirs,
-        &named,
+        pairings,
     )
 }
 
