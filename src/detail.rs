@@ -82,7 +82,7 @@ pub fn snapshot_detail(
             format!(
                 "{} ({})",
                 s.time_millis,
-                crate::report::format_utc(s.time_millis)
+                crate::time::format_utc(s.time_millis)
             ),
         ),
         ("schemaId".to_string(), s.schema_id.to_string()),

@@ -10,13 +10,16 @@
 //! * the clock is passed in ([`analysis::AnalysisOptions::now_millis`]);
 //! * the result is a [`findings::Report`], rendered as JSON, Markdown or text ([`report`]).
 //!
-//! Layout: [`source`] reads inputs; [`paimon`] parses the on-disk objects; [`warehouse`] finds
-//! tables and branches; [`timeline`] reconstructs one table's history; [`checks`] answers the
-//! recovery questions, one module per family; [`report`] is the model and its renderers.
+//! Layout, bottom up (`docs/ARCHITECTURE.md` has the map and the arrows that must never exist):
+//! [`source`] reads inputs; [`paimon`], [`parquet`] and `rows` parse files; [`warehouse`] finds
+//! tables and branches; [`timeline`] reconstructs one table's history and [`spark`] / [`ray`]
+//! load engine checkpoints; [`findings`] is the vocabulary of the report; `checks` answers the
+//! recovery questions, one module per family, judging only what was loaded; [`analysis`] runs
+//! the pipeline and assembles the report; [`report`] renders it.
 #![cfg_attr(not(test), deny(clippy::print_stdout, clippy::print_stderr))]
 
 pub mod analysis;
-pub mod checks;
+pub(crate) mod checks;
 pub mod detail;
 pub mod error;
 pub mod findings;
@@ -30,6 +33,7 @@ pub mod report;
 pub mod rows;
 pub mod source;
 pub mod spark;
+pub mod time;
 pub mod timeline;
 pub mod warehouse;
 

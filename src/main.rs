@@ -299,7 +299,7 @@ fn parse_now(s: &str) -> Result<i64, String> {
             .parse::<i64>()
             .map_err(|_| format!("{s} is too large for epoch milliseconds"));
     }
-    prv::report::parse_rfc3339(s).ok_or_else(|| {
+    prv::time::parse_rfc3339(s).ok_or_else(|| {
         format!("{s:?} is neither epoch milliseconds nor RFC 3339 (e.g. 2026-11-30T08:00:00Z)")
     })
 }

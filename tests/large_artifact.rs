@@ -107,20 +107,5 @@ fn dos(m: Option<prv::source::FileTime>) -> (u16, u16) {
     let Some(prv::source::FileTime::ZipLocal(ms)) = m else {
         return (0, 0);
     };
-    let secs = ms / 1000;
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    // civil from days
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    let date = (((y - 1980) << 9) | (m << 5) | d) as u16;
-    let time = (((rem / 3600) << 11) | (((rem / 60) % 60) << 5) | ((rem % 60) / 2)) as u16;
-    (date, time)
+    common::zipwriter::dos_time(ms / 1000)
 }

@@ -1,4 +1,5 @@
-//! Ray Data checkpoints published before the Paimon commit (seed 003): the three real
+//! Ray Data checkpoints published before the Paimon commit (the Ray Data issue described in
+//! `docs/paimon-format.md` §8.3: a row checkpoint written before the sink's commit): the three real
 //! reproductions in `tests/fixtures/ray/` (Ray 2.60 + pypaimon 2.1, see the README there),
 //! pairing rules, the CLI flag, and variations built in memory from them.
 #![allow(
@@ -207,22 +208,7 @@ fn rebuild(name: &str, edit: &Edit, extra: Vec<(String, Vec<u8>)>) -> Artifact {
 }
 
 fn dos(ms: i64) -> (u16, u16) {
-    let secs = ms / 1000;
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (
-        (((y - 1980) << 9) | (m << 5) | d) as u16,
-        (((rem / 3600) << 11) | (((rem % 3600) / 60) << 5) | ((rem % 60) / 2)) as u16,
-    )
+    common::zipwriter::dos_time(ms / 1000)
 }
 
 #[test]

@@ -19,10 +19,11 @@ use prv::paimon::hint::parse_hint;
 use prv::paimon::index_manifest::read_index_manifest;
 use prv::paimon::manifest::read_manifest;
 use prv::paimon::manifest_list::read_manifest_list;
-use prv::paimon::schema::{format_duration, parse_duration_millis, TableSchema};
+use prv::paimon::schema::{parse_duration_millis, TableSchema};
 use prv::paimon::snapshot::{id_from_file_name, temp_snapshot_id, Snapshot};
 use prv::paimon::tag::Tag;
 use prv::source::{Artifact, Input};
+use prv::time::format_duration;
 use prv::{AnalysisOptions, Error, Limits};
 
 /// A fixed clock for the analysis targets (age-based findings stay deterministic).

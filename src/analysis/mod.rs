@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 mod assemble;
-pub mod clock;
+pub(crate) mod clock;
 mod evidence;
 
 use crate::checks::{self, TableJudgement};
@@ -37,11 +37,11 @@ pub struct AnalysisOptions {
     pub limits: Limits,
     /// The user's pairings of Spark checkpoints with tables and consumers
     /// (`--spark-checkpoint <dir>=<table path>[#<consumer id>]`); checkpoints not named here
-    /// are paired only where the artifact makes it unambiguous (see [`checks::spark`]).
+    /// are paired only where the artifact makes it unambiguous (see [`crate::spark::pair`]).
     pub spark_pairings: Vec<crate::spark::SparkPairing>,
     /// The user's pairings of Ray Data checkpoints with tables
     /// (`--ray-checkpoint <dir>=<table path>[#<id column>]`); checkpoints not named here are
-    /// paired only where the artifact makes it unambiguous (see [`checks::ray`]).
+    /// paired only where the artifact makes it unambiguous (see [`crate::ray::load`]).
     pub ray_pairings: Vec<crate::ray::RayPairing>,
     /// Skip row-level evidence (reading data and changelog files): no `rows` on findings, no
     /// Ray Data checkpoint checks. The page sets it and asks for rows on demand

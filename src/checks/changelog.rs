@@ -710,7 +710,7 @@ fn pending_findings(ctx: &Ctx<'_>, pending: BTreeMap<&str, Vec<(i64, bool)>>) ->
         if let Some(w) = waited {
             f = f.evidence(format!(
                 "the oldest of them was committed {} before the report's clock",
-                crate::paimon::schema::format_duration(w)
+                crate::time::format_duration(w)
             ));
         }
         if t.options.write_only {

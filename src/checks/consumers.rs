@@ -30,7 +30,7 @@ use crate::timeline::{ConsumerFile, Timeline};
 
 use super::changelog::LostChangelog;
 use super::relative;
-use crate::paimon::schema::format_duration;
+use crate::time::format_duration;
 
 /// Judges every consumer of the timeline.
 pub fn judge(

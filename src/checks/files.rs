@@ -344,12 +344,12 @@ pub fn orphans(
                     } else if d >= 0 {
                         format!(
                             "written {} before the newest snapshot",
-                            crate::paimon::schema::format_duration(d)
+                            crate::time::format_duration(d)
                         )
                     } else {
                         format!(
                             "written {} after the newest snapshot",
-                            crate::paimon::schema::format_duration(d.saturating_neg())
+                            crate::time::format_duration(d.saturating_neg())
                         )
                     }
                 }

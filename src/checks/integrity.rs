@@ -1,7 +1,7 @@
 //! Timeline integrity: is the snapshot history complete and consistent?
 //!
-//! * `snapshot-gap` — snapshot ids must be contiguous (`paimon-format.md` §1.4: "Snapshots are
-//!   numbered from 1 and must be contiguous"). Expiration removes the oldest ids first, so a hole
+//! * `snapshot-gap` — snapshot ids must be contiguous (`paimon-format.md` §1.4: each commit takes
+//!   the next id, from 1). Expiration removes the oldest ids first (§5.2), so a hole
 //!   between earliest and latest means files were lost or deleted by hand.
 //! * `hint-mismatch` — `LATEST` is written after the snapshot rename, `EARLIEST` last by
 //!   expiration (§1.4, §4.7): a lagging `LATEST` marks a writer that died right after publishing;

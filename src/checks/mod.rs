@@ -90,11 +90,6 @@ impl Unknowable {
             })
             .map(|w| Some(w.0))
     }
-
-    /// Whether nothing is unknowable.
-    pub fn is_empty(&self) -> bool {
-        !self.everything && self.windows.is_empty()
-    }
 }
 
 /// What the checks found about one table or branch: its findings and the per-table summaries

@@ -1,5 +1,5 @@
-//! Ray Data checkpoints and rows that only unreferenced files hold (seed 003,
-//! `tests/fixtures/ray/README.md`). Row-level: they judge the row evidence read before them
+//! Ray Data checkpoints and rows that only unreferenced files hold (`paimon-format.md` §7.2,
+//! §8.3; `tests/fixtures/ray/README.md`). Row-level: they judge the row evidence read before them
 //! ([`crate::rows::identities`]) against the checkpoints loaded before them
 //! ([`crate::ray::load`], which also pairs each checkpoint with its table).
 //!

@@ -2,7 +2,7 @@
 //!
 //! A query keeps two recovery positions: Spark's checkpoint (exact, per micro-batch: `offsets/N`
 //! then `commits/N`) and Paimon's consumer (conservative, per snapshot). The behaviour these
-//! checks rest on (seed 000, `paimon-format.md` §5.5, §7.1):
+//! checks rest on (`paimon-format.md` §5.5, §7.1; Paimon's Spark documentation, §8.1):
 //!
 //! * A batch covers `(start, end]` of `(snapshotId, index)` positions; on restart Spark resumes
 //!   after the last committed batch's end offset and replays a planned, uncommitted batch with
@@ -46,11 +46,10 @@
 use std::collections::BTreeMap;
 
 use crate::findings::{
-    Code, Finding, IdRange, Severity, SparkCheckpointReport, SparkCheckpointVerdict, SparkOffset,
+    Code, Finding, IdRange, Severity, SparkCheckpointReport, SparkCheckpointVerdict,
 };
 use crate::pairing::table_path;
 use crate::spark::load::{LoadedCheckpoint, PaimonSource, Positions, SparkCheckpoints};
-use crate::spark::paimon_offset::PaimonOffset;
 use crate::spark::pair::{list, shown, Paired, SparkPairingKind};
 use crate::spark::{Checkpoint, SparkPairing};
 use crate::timeline::{ConsumerFile, Timeline};
@@ -303,15 +302,6 @@ fn bad_pairing(
     ))
 }
 
-fn summary(o: PaimonOffset) -> SparkOffset {
-    SparkOffset {
-        snapshot_id: o.snapshot_id,
-        index: o.index,
-        scan_snapshot: o.scan_snapshot,
-        total_splits: o.total_splits,
-    }
-}
-
 /// Adds the checkpoint's positions to a finding's evidence.
 fn describe_positions(mut f: Finding, cp: &Checkpoint, p: &Positions) -> Finding {
     if let Some(q) = &cp.query_id {
@@ -519,9 +509,9 @@ fn judge_checkpoint(
         query_id: cp.query_id.clone(),
         last_planned_batch: cp.last_planned(),
         last_committed_batch: cp.last_committed(),
-        offset: p.committed.map(|(_, o)| summary(o)),
+        offset: p.committed.map(|(_, o)| o),
         committed_time_millis: p.committed_time,
-        planned_offset: p.uncommitted.last().and_then(|(_, o)| o.map(summary)),
+        planned_offset: p.uncommitted.last().and_then(|(_, o)| *o),
         resume_snapshot: p.committed.map(|(_, o)| o.resume_snapshot()),
         consumer: paired.consumer.clone(),
         consumer_next_snapshot: j.next,

@@ -9,41 +9,9 @@ use super::IdRange;
 /// made, [`crate::spark::pair`]).
 pub use crate::spark::SparkPairingKind;
 
-/// A Paimon Spark source offset (`paimon-format.md` §7.1), as a checkpoint recorded it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SparkOffset {
-    /// The snapshot of the batch's last split.
-    pub snapshot_id: i64,
-    /// That split's 0-based index in the snapshot's split list (`-1`: before the first).
-    pub index: i64,
-    /// Whether the snapshot is read by a full snapshot scan (initial `latest-full`).
-    pub scan_snapshot: bool,
-    /// The snapshot's number of splits (Paimon master with a consumer-id; absent in older
-    /// offsets).
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub total_splits: Option<i64>,
-}
-
-impl SparkOffset {
-    /// `snapshot 3, split 2/4 (full scan)`.
-    pub fn describe(&self) -> String {
-        let split = match self.total_splits {
-            Some(t) => format!("split {}/{t}", self.index.saturating_add(1)),
-            None if self.index < 0 => "before its first split".to_string(),
-            None => format!("split {}/?", self.index.saturating_add(1)),
-        };
-        format!(
-            "snapshot {}, {split}{}",
-            self.snapshot_id,
-            if self.scan_snapshot {
-                " (full scan)"
-            } else {
-                ""
-            }
-        )
-    }
-}
+/// A Paimon Spark source offset (`paimon-format.md` §7.1), as a checkpoint recorded it: the
+/// type the checkpoint reader parses ([`crate::spark::paimon_offset`]), serialized as is.
+pub use crate::spark::paimon_offset::PaimonOffset as SparkOffset;
 
 /// The verdict on one Spark checkpoint, most severe first in [`SparkCheckpointReport::verdicts`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

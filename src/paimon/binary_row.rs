@@ -630,20 +630,6 @@ fn plain_decimal(unscaled: i128, scale: u32) -> String {
     format!("{sign}{int}.{frac}")
 }
 
-/// Civil date from days since 1970-01-01 (proleptic Gregorian).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { y + 1 } else { y }, m, d)
-}
-
 fn format_year(y: i64) -> String {
     if y > 9999 {
         format!("+{y}")
@@ -655,7 +641,7 @@ fn format_year(y: i64) -> String {
 }
 
 fn format_date(days: i64) -> String {
-    let (y, m, d) = civil_from_days(days);
+    let (y, m, d) = crate::time::civil_from_days(days);
     format!("{}-{m:02}-{d:02}", format_year(y))
 }
 

@@ -1,5 +1,5 @@
 //! `snapshot/EARLIEST`, `snapshot/LATEST` (and the same in `changelog/`): hints holding a decimal
-//! snapshot id, no newline (`paimon-format.md` §1.4). They "can be inaccurate": readers trust
+//! snapshot id, no newline (`paimon-format.md` §1.4). They are hints only: readers trust
 //! `LATEST=n` only if `snapshot-(n+1)` does not exist and `EARLIEST=n` only if `snapshot-n` does.
 
 use crate::error::{Error, Result};

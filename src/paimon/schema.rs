@@ -377,38 +377,6 @@ fn parse_iso_time(s: &str) -> Option<i64> {
     Some(total)
 }
 
-/// Renders ms as a short human duration (`1 d 2 h`, `35 min`, `4 s`, `250 ms`).
-pub fn format_duration(ms: i64) -> String {
-    let neg = ms < 0;
-    let ms = ms.unsigned_abs();
-    let parts = [
-        (86_400_000u64, "d"),
-        (3_600_000, "h"),
-        (60_000, "min"),
-        (1_000, "s"),
-    ];
-    let mut out = Vec::new();
-    let mut rest = ms;
-    for (unit, name) in parts {
-        if rest >= unit {
-            out.push(format!("{} {name}", rest / unit));
-            rest %= unit;
-        }
-        if out.len() == 2 {
-            break;
-        }
-    }
-    if out.is_empty() {
-        out.push(format!("{ms} ms"));
-    }
-    let s = out.join(" ");
-    if neg {
-        format!("-{s}")
-    } else {
-        s
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -475,9 +443,6 @@ mod tests {
         assert_eq!(parse_duration_millis("PT1H30M"), Some(5_400_000));
         assert_eq!(parse_duration_millis("1 fortnight"), None);
         assert_eq!(parse_duration_millis("99999999999999999 d"), None);
-        assert_eq!(format_duration(90_061_000), "1 d 1 h");
-        assert_eq!(format_duration(1_500), "1 s");
-        assert_eq!(format_duration(20), "20 ms");
     }
 
     #[test]

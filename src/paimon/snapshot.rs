@@ -254,7 +254,8 @@ pub fn temp_snapshot_id(name: &str) -> Option<i64> {
 mod tests {
     use super::*;
 
-    /// (a) Java 0.x/1.x style, from Paimon's docs (`paimon-format.md` §2.2).
+    /// (a) Java 0.x/1.x style, in the shape of the example in Paimon's docs (fields:
+    /// `paimon-format.md` §2.1, §2.2).
     const JAVA_1X: &str = r#"{
   "version" : 3,
   "id" : 1,

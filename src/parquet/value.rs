@@ -92,7 +92,7 @@ impl Value {
             (Value::Int(v), Some(LogicalType::Decimal { scale, .. })) => {
                 decimal_string(i128::from(*v), *scale)
             }
-            (Value::Int(v), Some(LogicalType::Date)) => date_string(i128::from(*v)),
+            (Value::Int(v), Some(LogicalType::Date)) => date_string(*v),
             (Value::Int(v), Some(LogicalType::Timestamp { unit, utc })) => {
                 timestamp_string(*v, *unit, *utc)
             }
@@ -214,22 +214,8 @@ pub(crate) fn decimal_string(unscaled: i128, scale: i32) -> String {
     out
 }
 
-/// (year, month, day) of a count of days since 1970-01-01 (proleptic Gregorian).
-pub(crate) fn civil_from_days(days: i128) -> (i128, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { y + 1 } else { y }, m, d)
-}
-
-fn date_string(days: i128) -> String {
-    let (y, m, d) = civil_from_days(days);
+fn date_string(days: i64) -> String {
+    let (y, m, d) = crate::time::civil_from_days(days);
     format!("{y:04}-{m:02}-{d:02}")
 }
 
@@ -239,7 +225,7 @@ fn timestamp_string(v: i64, unit: TimeUnit, utc: bool) -> String {
     let frac = v.rem_euclid(per);
     let days = secs.div_euclid(86_400);
     let sod = secs.rem_euclid(86_400);
-    let mut s = date_string(i128::from(days));
+    let mut s = date_string(days);
     let _ = write!(
         s,
         "T{:02}:{:02}:{:02}.{:0width$}",

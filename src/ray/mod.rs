@@ -1,4 +1,5 @@
-//! Ray Data checkpoints found beside the warehouse (seed 003, `tests/fixtures/ray/README.md`).
+//! Ray Data checkpoints found beside the warehouse (`paimon-format.md` §7.2, §8.3;
+//! `tests/fixtures/ray/README.md`).
 //!
 //! Ray Data's row checkpointing (`CheckpointConfig(id_column=…, checkpoint_path=…)`) writes one
 //! `<uuid4>.parquet` per finished write task into a flat checkpoint directory, right after
@@ -72,6 +73,15 @@ impl std::str::FromStr for RayPairing {
     }
 }
 
+impl crate::pairing::Pairing for RayPairing {
+    fn checkpoint(&self) -> &str {
+        &self.checkpoint
+    }
+    fn table(&self) -> &str {
+        &self.table
+    }
+}
+
 impl std::fmt::Display for RayPairing {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}={}", self.checkpoint, self.table)?;
@@ -85,52 +95,17 @@ impl std::fmt::Display for RayPairing {
 /// The problems of user pairings that the listing shows (the CLI refuses them): a checkpoint
 /// or table that is not in the artifact.
 pub fn pairing_problems(artifact: &Artifact, pairings: &[RayPairing]) -> Vec<String> {
-    if pairings.is_empty() {
-        return Vec::new();
-    }
     let dirs: Vec<String> = candidate_dirs(artifact).into_keys().collect();
-    let tables: Vec<String> = crate::warehouse::discover(artifact)
-        .tables
-        .into_iter()
-        .map(|t| t.meta_root)
-        .collect();
-    let mut out = Vec::new();
-    for p in pairings {
-        if !dirs.contains(&p.checkpoint) {
-            out.push(format!(
-                "--ray-checkpoint {p}: {} is not a Ray Data checkpoint directory in the artifact (found: {})",
-                p.checkpoint,
-                list(dirs.iter().cloned())
-            ));
-        }
-        if !tables.contains(&p.table) {
-            out.push(format!(
-                "--ray-checkpoint {p}: {} is not a table in the artifact (found: {})",
-                p.table,
-                list(tables.iter().cloned())
-            ));
-        }
-    }
-    out
+    crate::pairing::listing_problems(
+        artifact,
+        "--ray-checkpoint",
+        "Ray Data checkpoint",
+        &dirs,
+        pairings,
+    )
 }
 
-/// `a, b` of paths (`(root)` for the artifact root), or `none`.
-pub(crate) fn list(items: impl Iterator<Item = String>) -> String {
-    let v: Vec<String> = items
-        .map(|s| {
-            if s.is_empty() {
-                "(root)".to_string()
-            } else {
-                s
-            }
-        })
-        .collect();
-    if v.is_empty() {
-        "none".to_string()
-    } else {
-        v.join(", ")
-    }
-}
+pub(crate) use crate::pairing::list_paths as list;
 
 /// Whether a file name is `<uuid4>.parquet` (lower- or upper-case hex).
 pub fn is_uuid4_parquet(name: &str) -> bool {

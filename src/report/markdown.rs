@@ -11,8 +11,8 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use super::format_utc;
 use crate::findings::{Finding, Report, Severity, TableReport, Verdict};
+use crate::time::{format_duration, format_utc};
 
 /// GitHub's comment limit is 65,536 characters; leave room for a human's words around it.
 pub const GITHUB_COMMENT_LIMIT: usize = 60_000;
@@ -147,7 +147,8 @@ fn table_section(out: &mut String, t: &TableReport, rows_per_list: usize) {
             .unwrap_or_default()
     );
 
-    // Timeline table, seed-001 style.
+    // Timeline table: kinds, identifiers and changelog counts side by side, as the upstream
+    // lost-changelog report tabulates them (`paimon-format.md` §8.2).
     if !t.snapshots.is_empty() {
         let focus: BTreeSet<i64> = t
             .findings
@@ -310,7 +311,7 @@ fn table_section(out: &mut String, t: &TableReport, rows_per_list: usize) {
                 plural(fence.snapshots_held as u64),
                 fence
                     .time_held_millis
-                    .map(|ms| format!(", {} of history", crate::paimon::schema::format_duration(ms)))
+                    .map(|ms| format!(", {} of history", format_duration(ms)))
                     .unwrap_or_default()
             );
         }
@@ -383,7 +384,8 @@ fn finding_details(out: &mut String, f: &Finding, rows_per_list: usize) {
     let _ = writeln!(out, "**Remedy:** {}\n\n</details>\n", inline(&f.remedy));
 }
 
-/// Row-level evidence: the per-key table of a lost-changelog finding (seed-001 style) in its own
+/// Row-level evidence: the per-key table of a lost-changelog finding (batch value, changelog
+/// delivered, changelog lost: the comparison of `paimon-format.md` §8.2) in its own
 /// `<details>`, capped with a count of what was left out; the ids of a checkpoint finding.
 fn rows_section(out: &mut String, rows: &serde_json::Value, cap: usize) {
     use super::rows::{ids_summary, lost_key_cells, lost_summary};

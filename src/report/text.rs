@@ -4,8 +4,8 @@
 
 use std::fmt::Write as _;
 
-use super::format_utc;
 use crate::findings::{Finding, Report, Severity, TableReport};
+use crate::time::{format_duration, format_utc};
 
 /// Renders the report for a terminal.
 pub fn render(report: &Report) -> String {
@@ -157,7 +157,7 @@ fn table(out: &mut String, t: &TableReport) {
             if fence.snapshots_held == 1 { "" } else { "s" },
             fence
                 .time_held_millis
-                .map(|ms| format!(", {} of history", crate::paimon::schema::format_duration(ms)))
+                .map(|ms| format!(", {} of history", format_duration(ms)))
                 .unwrap_or_default()
         );
     }

@@ -1,5 +1,6 @@
-//! The per-key evidence of a `lost-changelog` finding, in the style of seed 001 ("fresh batch
-//! values [20], incremental changelog []"): for each key of the commit's orphan changelog files,
+//! The per-key evidence of a `lost-changelog` finding, in the style of the upstream report of a
+//! full-compaction commit that lost its changelog (`paimon-format.md` §8.2: the batch values
+//! beside the incremental changelog): for each key of the commit's orphan changelog files,
 //!
 //! * `lost`: the changelog rows that were written but never committed (kind, row, file);
 //! * `delivered`: what committed changelog after the lost snapshot delivered for that key, and

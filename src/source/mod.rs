@@ -23,7 +23,7 @@ use std::rc::Rc;
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 
-pub use self::zip::{days_from_civil, NESTED_SEPARATOR};
+pub use self::zip::NESTED_SEPARATOR;
 
 /// Random access to the bytes of one object the host holds: a file on disk, a browser `Blob`,
 /// a buffer in memory. This is the only way bytes enter the core.

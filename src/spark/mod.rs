@@ -119,6 +119,15 @@ impl std::str::FromStr for SparkPairing {
     }
 }
 
+impl crate::pairing::Pairing for SparkPairing {
+    fn checkpoint(&self) -> &str {
+        &self.checkpoint
+    }
+    fn table(&self) -> &str {
+        &self.table
+    }
+}
+
 impl std::fmt::Display for SparkPairing {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}={}", self.checkpoint, self.table)?;

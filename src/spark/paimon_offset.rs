@@ -85,7 +85,7 @@ impl PaimonOffset {
     }
 
     /// The consumer position Paimon master's commit callback records for a batch ending here
-    /// (seed 000): past the snapshot once its last split is committed (`snapshotId + 1`); at
+    /// (`paimon-format.md` §7.1, §8.1): past the snapshot once its last split is committed (`snapshotId + 1`); at
     /// the snapshot, to keep it protected, when a delta snapshot is only partly read. `None`
     /// when the callback leaves the consumer unchanged: offsets without completion metadata,
     /// and an initial full scan that has not finished (it creates no consumer).

@@ -139,34 +139,14 @@ pub(crate) fn table_index(tables: &[&Timeline], path: &str) -> Option<usize> {
 /// The problems of user pairings that can be known from the listing alone (the CLI refuses
 /// them before analysing): a checkpoint or table that is not in the artifact.
 pub fn pairing_problems(artifact: &Artifact, pairings: &[SparkPairing]) -> Vec<String> {
-    if pairings.is_empty() {
-        return Vec::new();
-    }
-    let dirs = super::checkpoint_dirs(artifact);
-    let tables: Vec<String> = crate::warehouse::discover(artifact)
-        .tables
-        .into_iter()
-        .map(|t| t.meta_root)
-        .collect();
-    let mut out = Vec::new();
-    for p in pairings {
-        if !dirs.contains_key(&p.checkpoint) {
-            out.push(format!(
-                "--spark-checkpoint {p}: {} is not a Spark checkpoint directory in the artifact \
-                 (found: {})",
-                p.checkpoint,
-                list(dirs.keys().map(|d| shown(d)))
-            ));
-        }
-        if !tables.contains(&p.table) {
-            out.push(format!(
-                "--spark-checkpoint {p}: {} is not a table in the artifact (found: {})",
-                p.table,
-                list(tables.iter().map(|t| shown(t)))
-            ));
-        }
-    }
-    out
+    let dirs: Vec<String> = super::checkpoint_dirs(artifact).into_keys().collect();
+    crate::pairing::listing_problems(
+        artifact,
+        "--spark-checkpoint",
+        "Spark checkpoint",
+        &dirs,
+        pairings,
+    )
 }
 
 /// `a, b` of paths, or `none`.

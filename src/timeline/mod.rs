@@ -417,7 +417,7 @@ impl Timeline {
 
     /// The earliest position a streaming reader can still read from: the earliest long-lived
     /// changelog when the changelog lifecycle is decoupled and one exists, else the earliest
-    /// snapshot (`paimon-format.md` §5.5).
+    /// snapshot (`paimon-format.md` §1.6, §5.5).
     pub fn earliest_readable(&self) -> Option<i64> {
         let earliest_snapshot = self.earliest();
         match self.long_lived_changelogs.keys().next().copied() {

@@ -1,5 +1,6 @@
-//! A minimal zip writer for tests: stored and deflated entries, optional DOS times, and knobs
-//! to build damaged archives. Independent of the reader under test.
+//! The one zip writer of the tests and the fuzz targets (`fuzz/src/zipwrite.rs` includes this
+//! file): stored and deflated entries, MS-DOS times, extra fields, and knobs to build damaged
+//! archives. Independent of the reader under test.
 
 use std::io::Write;
 
@@ -16,6 +17,10 @@ pub struct Entry {
     pub method: Option<u16>,
     pub flags: u16,
     pub external_attrs: u32,
+    /// Extra fields, written in both headers (e.g. [`extended_timestamp`]).
+    pub extra: Vec<u8>,
+    /// The deflate level (1 fast .. 9 small).
+    pub level: u8,
 }
 
 /// Entry content: bytes, or `n` zero bytes produced without holding them in memory.
@@ -36,6 +41,8 @@ impl Entry {
             method: None,
             flags: 0,
             external_attrs: 0,
+            extra: Vec::new(),
+            level: 6,
         }
     }
 
@@ -55,7 +62,7 @@ pub fn write_zip(out: &mut impl Write, entries: &[Entry]) -> std::io::Result<u64
             EntryData::Bytes(b) => {
                 let crc = crc32fast::hash(b);
                 let c = if e.deflate {
-                    miniz_oxide::deflate::compress_to_vec(b, 6)
+                    miniz_oxide::deflate::compress_to_vec(b, e.level)
                 } else {
                     b.clone()
                 };
@@ -91,8 +98,9 @@ pub fn write_zip(out: &mut impl Write, entries: &[Entry]) -> std::io::Result<u64
         local.extend_from_slice(&(csize as u32).to_le_bytes());
         local.extend_from_slice(&usize32.to_le_bytes());
         local.extend_from_slice(&(e.name.len() as u16).to_le_bytes());
-        local.extend_from_slice(&0u16.to_le_bytes());
+        local.extend_from_slice(&(e.extra.len() as u16).to_le_bytes());
         local.extend_from_slice(&e.name);
+        local.extend_from_slice(&e.extra);
         out.write_all(&local)?;
         if stored_zeros {
             let chunk = vec![0u8; 1 << 20];
@@ -117,16 +125,17 @@ pub fn write_zip(out: &mut impl Write, entries: &[Entry]) -> std::io::Result<u64
         c.extend_from_slice(&(csize as u32).to_le_bytes());
         c.extend_from_slice(&usize32.to_le_bytes());
         c.extend_from_slice(&(e.name.len() as u16).to_le_bytes());
-        c.extend_from_slice(&0u16.to_le_bytes()); // extra
+        c.extend_from_slice(&(e.extra.len() as u16).to_le_bytes());
         c.extend_from_slice(&0u16.to_le_bytes()); // comment
         c.extend_from_slice(&0u16.to_le_bytes()); // disk
         c.extend_from_slice(&0u16.to_le_bytes()); // internal attrs
         c.extend_from_slice(&e.external_attrs.to_le_bytes());
         c.extend_from_slice(&(offset as u32).to_le_bytes());
         c.extend_from_slice(&e.name);
+        c.extend_from_slice(&e.extra);
         central.extend_from_slice(&c);
         offset += local.len() as u64 + csize;
-        count += 1;
+        count = count.saturating_add(1);
     }
     out.write_all(&central)?;
     let mut eocd = Vec::new();
@@ -210,4 +219,31 @@ fn crc_of_zeros(n: u64) -> u32 {
     rest.update(&vec![0u8; (n % CHUNK) as usize]);
     h.combine(&rest);
     h.finalize()
+}
+
+/// Epoch seconds as MS-DOS `(date, time)`, clamped to what the format holds (1980..2107).
+pub fn dos_time(secs: i64) -> (u16, u16) {
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    let (y, m, d) = prv::time::civil_from_days(days);
+    if y < 1980 {
+        return ((1 << 5) | 1, 0);
+    }
+    if y > 2107 {
+        return ((127 << 9) | (12 << 5) | 31, (23 << 11) | (59 << 5) | 29);
+    }
+    let date = (((y - 1980) as u16) << 9) | ((m as u16) << 5) | d as u16;
+    let time =
+        (((rem / 3600) as u16) << 11) | ((((rem / 60) % 60) as u16) << 5) | ((rem % 60) / 2) as u16;
+    (date, time)
+}
+
+/// The extended-timestamp extra field (`UT`, 0x5455) holding a true UTC modification time.
+pub fn extended_timestamp(secs: i64) -> Vec<u8> {
+    let mut extra = Vec::new();
+    extra.extend_from_slice(&0x5455u16.to_le_bytes());
+    extra.extend_from_slice(&5u16.to_le_bytes());
+    extra.push(1);
+    extra.extend_from_slice(&(secs.clamp(0, i64::from(u32::MAX)) as u32).to_le_bytes());
+    extra
 }

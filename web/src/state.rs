@@ -366,31 +366,7 @@ impl PageState {
 
 /// An epoch-millisecond instant as `YYYY-MM-DD HH:MM:SS.mmm UTC`.
 pub fn format_utc(millis: i64) -> String {
-    let secs = millis.div_euclid(1000);
-    let ms = millis.rem_euclid(1000);
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    let (y, m, d) = civil_from_days(days);
-    format!(
-        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02}.{ms:03} UTC",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
-}
-
-// Howard Hinnant's days → civil date (proleptic Gregorian).
-fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (if m <= 2 { y + 1 } else { y }, m, d)
+    prv::time::format_utc_millis(millis)
 }
 
 /// A byte count for people: `512 B`, `61.7 KiB`, `2.00 GiB`.
