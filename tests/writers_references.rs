@@ -288,3 +288,28 @@ fn a_missing_index_file_is_named_where_the_option_puts_it() {
         vec!["bucket-0/index-a1df8e33-963c-4313-8198-1131e260f8f1-1".to_string()]
     );
 }
+
+/// The by-design rule rests on the tag: without a tag naming the list, the same missing
+/// changelog list of a branch's first snapshot is an error again (nothing shows Paimon deleted
+/// it on purpose).
+#[test]
+fn without_the_tag_the_missing_changelog_list_is_an_error() {
+    let entries = common::fixture_entries("writers/j09_tags_by_design.zip", |path, bytes| {
+        (!(path.contains("/tagged/") && path.contains("/tag/tag-t2"))).then_some(bytes)
+    });
+    let artifact = common::zip_artifact("no_tags.zip", &entries);
+    let r = prv::analyze(&artifact, &prv::AnalysisOptions::default(), &mut |_| {});
+    let tagged = of_table(&r, "tagged");
+    let f = tagged
+        .iter()
+        .find(|(b, f)| *b == "early" && f.code == Code::DanglingReference)
+        .unwrap_or_else(|| panic!("nothing on branch early: {tagged:#?}"))
+        .1;
+    assert_eq!(f.severity, Severity::Error, "{}", f.message);
+    assert!(f.message.contains("snapshot 4"), "{}", f.message);
+    // the rollback table keeps its tag, and its info
+    let rolled = of_table(&r, "rolled_to_tag");
+    assert!(rolled
+        .iter()
+        .all(|(_, f)| f.code != Code::DanglingReference || f.severity == Severity::Info));
+}

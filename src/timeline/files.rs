@@ -461,6 +461,8 @@ struct Resolver<'a, 's, 'p> {
     external: ExternalRoots,
     /// Whether a branch puts index files in bucket directories (`index-file-in-data-file-dir`).
     index_in_bucket_dir: bool,
+    /// External files found missing: URI → the artifact path they would have.
+    missing_external: HashMap<String, String>,
 }
 
 impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
@@ -481,6 +483,7 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
             lists_by_snapshot: Vec::new(),
             external: ExternalRoots::default(),
             index_in_bucket_dir: false,
+            missing_external: HashMap::new(),
         }
     }
 
@@ -512,7 +515,7 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
         for (id, cf) in &t.long_lived_changelogs {
             self.long_lived_changelog(branch, *id, &cf.snapshot, producer, &mut bf.dangling);
         }
-        live_between_ends(branch, earliest, &mut bf);
+        live_between_ends(branch, earliest, &self.missing_external, &mut bf);
         bf.dangling
             .sort_by(|a, b| (&a.holder, &a.file).cmp(&(&b.holder, &b.file)));
         bf.dangling
@@ -805,12 +808,15 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
                     Located::Present(path) => {
                         self.out.external_present.insert(path);
                     }
-                    Located::Missing(path) => dangling.push(Dangling {
-                        holder: holder.clone(),
-                        kind,
-                        file: path,
-                        why: Unusable::Missing,
-                    }),
+                    Located::Missing(path) => {
+                        self.missing_external.insert(uri.clone(), path.clone());
+                        dangling.push(Dangling {
+                            holder: holder.clone(),
+                            kind,
+                            file: path,
+                            why: Unusable::Missing,
+                        })
+                    }
                     Located::Outside(root) => {
                         self.out
                             .external_outside
@@ -1018,7 +1024,12 @@ fn dangling_path(e: &ManifestEntry) -> String {
 /// timeline whose live sets were checked: from the snapshot that adds it (or the earliest,
 /// when the earliest's live set needs it) up to the one whose delta deletes it. Adds those
 /// snapshots as holders (counted once per file by the findings).
-fn live_between_ends(branch: &str, earliest: Option<i64>, bf: &mut BranchFiles) {
+fn live_between_ends(
+    branch: &str,
+    earliest: Option<i64>,
+    missing_external: &HashMap<String, String>,
+    bf: &mut BranchFiles,
+) {
     let missing: HashSet<String> = bf
         .dangling
         .iter()
@@ -1041,10 +1052,13 @@ fn live_between_ends(branch: &str, earliest: Option<i64>, bf: &mut BranchFiles) 
     let mut extra = Vec::new();
     for (id, f) in &bf.snapshots {
         for e in &f.delta {
-            if e.file.external_path.is_some() {
-                continue;
-            }
-            let path = dangling_path(e);
+            let path = match &e.file.external_path {
+                Some(uri) => match missing_external.get(uri) {
+                    Some(p) => p.clone(),
+                    None => continue,
+                },
+                None => dangling_path(e),
+            };
             if !missing.contains(&path) {
                 continue;
             }
