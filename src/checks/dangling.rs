@@ -356,8 +356,13 @@ fn gone_finding(
         ),
         Gone::RollbackOrStoppedExpiration { branch, id, name, .. } => (
             format!(
-                "{who} {verb} a changelog manifest list that is gone. Snapshot {id} is the earliest of {} and has tag {name}'s manifest lists: either a rollback to tag {name} after snapshot {id} expired wrote the tag back as snapshot {id} (by design), or an expiration of snapshot {id} stopped after deleting its changelog list. Either way {data}; a streaming read that starts at them fails.",
-                branch_phrase(branch)
+                "{who} {verb} a changelog manifest list that is gone. Snapshot {id} is the earliest of {} and has tag {name}'s manifest lists: either {}a rollback to tag {name} after snapshot {id} expired wrote the tag back as snapshot {id} (by design), or an expiration of snapshot {id} stopped after deleting its changelog list. Either way {data}; a streaming read that starts at them fails.",
+                branch_phrase(branch),
+                if *branch == MAIN_BRANCH {
+                    String::new()
+                } else {
+                    format!("the branch was created from tag {name} and another branch sharing manifest/ expired snapshot {id} (by design), or ")
+                }
             ),
             format!(
                 "Nothing to repair for batch readers (paimon-format.md §5.6). Start streaming reads after snapshot {id}; if an expiration stopped part way, the next expire_snapshots finishes it."
