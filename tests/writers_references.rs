@@ -313,3 +313,23 @@ fn without_the_tag_the_missing_changelog_list_is_an_error() {
         .iter()
         .all(|(_, f)| f.code != Code::DanglingReference || f.severity == Severity::Info));
 }
+
+/// The page's file detail names who references an index file in a bucket directory: the
+/// snapshots and tags whose index manifest lists it.
+#[test]
+fn file_references_name_the_holders_of_an_index_file_in_a_bucket_directory() {
+    let path = fixture("writers/pp210_dv_index_in_bucket.zip");
+    let artifact = common::open(&path);
+    let analysis = prv::run(&artifact, &prv::AnalysisOptions::default(), &mut |_| {});
+    let table = analysis.report.tables[0].path.clone();
+    let refs = analysis
+        .file_references(&artifact, &table, "index-430082db-3785-4c5b-b895-c0b67d7755f5-1")
+        .unwrap();
+    assert!(!refs.orphan, "{refs:?}");
+    assert!(
+        refs.references
+            .iter()
+            .any(|r| r.role == "index file" && r.snapshots == Some((2, 2))),
+        "{refs:?}"
+    );
+}
