@@ -323,7 +323,11 @@ fn file_references_name_the_holders_of_an_index_file_in_a_bucket_directory() {
     let analysis = prv::run(&artifact, &prv::AnalysisOptions::default(), &mut |_| {});
     let table = analysis.report.tables[0].path.clone();
     let refs = analysis
-        .file_references(&artifact, &table, "index-430082db-3785-4c5b-b895-c0b67d7755f5-1")
+        .file_references(
+            &artifact,
+            &table,
+            "index-430082db-3785-4c5b-b895-c0b67d7755f5-1",
+        )
         .unwrap();
     assert!(!refs.orphan, "{refs:?}");
     assert!(

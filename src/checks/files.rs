@@ -1,15 +1,17 @@
-//! Files: does every file the table needs exist, and what is left over?
+//! Files: what is left over, and what could not be checked? (Missing files are
+//! [`super::dangling`]'s.)
 //!
-//! * `dangling-reference` — a retained snapshot, tag or long-lived changelog names a manifest
-//!   list, manifest, data, changelog or index file that is not there (`paimon-format.md` §3.8,
-//!   §4.7). Readers of that snapshot fail. An interrupted expiration deletes data files before
-//!   snapshot files (§5.2), so missing files in only the oldest snapshots point to one.
 //! * `orphan-file` — a file under the table that nothing references (the definition of Paimon's
-//!   own `remove_orphan_files`, §4.7): written by a commit that never became durable, an
-//!   in-flight commit at capture time, or an interrupted compaction or expiration. Orphans that
-//!   the lost-changelog check tied to a commit are reported there instead.
+//!   own `remove_orphan_files`, `paimon-format.md` §4.7), with its cause where the artifact shows
+//!   one: left by a rollback (unreferenced manifest lists that build on files other unreferenced
+//!   lists added, which only published snapshots can), by an expiration that did not clean up
+//!   (every data file their lists name is still referenced, and earlier snapshots are gone), else
+//!   a commit that never became durable or was in flight at capture time (by file age). Orphans
+//!   that the lost-changelog check tied to a commit are reported there instead.
 //! * `artifact-incomplete` — the artifact lacks whole directories a check needs (`manifest/`,
-//!   the bucket directories), so those checks cannot prove anything either way.
+//!   the bucket directories, the roots of external data paths, §1.3), so those checks cannot
+//!   prove anything either way.
+//! * `unreadable-file` — a referenced metadata file that is present but cannot be decoded.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -216,6 +218,29 @@ fn published_ghosts<'r>(timelines: &[&Timeline], root: &'r RootFiles) -> HashMap
             .collect()
     };
     let news: Vec<HashSet<&str>> = root.ghosts.iter().map(new_data).collect();
+    // Which ghost added each new file; a ghost whose lists hold another's new file builds on
+    // it, and both were published.
+    let mut owner: HashMap<&str, usize> = HashMap::new();
+    for (i, mine) in news.iter().enumerate() {
+        for n in mine {
+            owner.entry(n).or_insert(i);
+        }
+    }
+    let mut chained = vec![false; root.ghosts.len()];
+    for (i, g) in root.ghosts.iter().enumerate() {
+        for e in &g.entries {
+            if let Some(&j) = owner.get(e.file.file_name.as_str()) {
+                if j != i {
+                    if let Some(c) = chained.get_mut(i) {
+                        *c = true;
+                    }
+                    if let Some(c) = chained.get_mut(j) {
+                        *c = true;
+                    }
+                }
+            }
+        }
+    }
     let expired_before = timelines
         .first()
         .and_then(|t| t.earliest())
@@ -228,16 +253,7 @@ fn published_ghosts<'r>(timelines: &[&Timeline], root: &'r RootFiles) -> HashMap
             .map(|e| e.file.file_name.as_str())
             .collect();
         let Some(mine) = news.get(i) else { continue };
-        let chained = root.ghosts.iter().enumerate().any(|(j, other)| {
-            j != i
-                && (news
-                    .get(j)
-                    .is_some_and(|theirs| theirs.iter().any(|n| names.contains(n)))
-                    || other
-                        .entries
-                        .iter()
-                        .any(|e| mine.contains(e.file.file_name.as_str())))
-        });
+        let chained = chained.get(i).copied().unwrap_or(false);
         let cause = if chained && !mine.is_empty() {
             Cause::RolledBack
         } else if mine.is_empty() && expired_before && !g.entries.is_empty() {
