@@ -151,13 +151,13 @@ pub fn name_holders(holders: &[&Holder]) -> String {
                 if b != branch {
                     break;
                 }
-                ids.push(id.to_string());
+                ids.push(*id);
                 i += 1;
             }
             let what = if ids.len() == 1 {
-                format!("snapshot {}", ids.join(""))
+                format!("snapshot {}", runs(&ids))
             } else {
-                format!("snapshots {}", ids.join(", "))
+                format!("snapshots {}", runs(&ids))
             };
             parts.push(if branch == MAIN_BRANCH {
                 what
@@ -174,6 +174,31 @@ pub fn name_holders(holders: &[&Holder]) -> String {
         [one] => one.clone(),
         [init @ .., last] => format!("{} and {last}", init.join(", ")),
     }
+}
+
+/// Ascending ids with runs of three or more as ranges: `1, 2`, `2..6`, `1, 4..9`.
+fn runs(ids: &[i64]) -> String {
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while let Some(&first) = ids.get(i) {
+        let mut j = i;
+        while ids
+            .get(j + 1)
+            .is_some_and(|&n| Some(n) == ids.get(j).map(|p| p.saturating_add(1)))
+        {
+            j += 1;
+        }
+        let last = ids.get(j).copied().unwrap_or(first);
+        if j >= i + 2 {
+            parts.push(format!("{first}..{last}"));
+        } else {
+            for id in ids.get(i..=j).unwrap_or(&[]) {
+                parts.push(id.to_string());
+            }
+        }
+        i = j + 1;
+    }
+    parts.join(", ")
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {
@@ -342,7 +367,7 @@ fn gone_finding(
     let (message, remedy, id, evidence) = match why {
         Gone::ExpiredTagged { branch, id, .. } => (
             format!(
-                "{who} {verb} a changelog manifest list that is gone by design: {} expired snapshot {id}, and snapshot expiration deletes an expired snapshot's changelog list and changelog files even when a tag holds the snapshot. Here {data}; a streaming read that starts at them fails, and the changelog of snapshot {id} cannot be delivered.",
+                "{who} {verb} a changelog manifest list that is gone by design: {} expired snapshot {id}, and expiration deletes an expired snapshot's changelog list and changelog files (with the snapshot, or later with its long-lived changelog) even when a tag holds the snapshot. Here {data}; a streaming read that starts at them fails, and the changelog of snapshot {id} cannot be delivered.",
                 branch_phrase(branch)
             ),
             format!(
@@ -415,7 +440,7 @@ fn missing_finding(t: &Timeline, holders: &[&Holder], files: &[Needed<'_>]) -> F
         .collect::<Vec<_>>()
         .join(", ");
     let who = name_holders(holders);
-    let counted = if holders.len() > 1 && !only_here_snapshots {
+    let counted = if holders.len() > 2 || (holders.len() > 1 && !only_here_snapshots) {
         format!(" ({})", count_holders(holders))
     } else {
         String::new()
@@ -501,6 +526,8 @@ mod tests {
         );
         let (m1, m2) = (snap(MAIN_BRANCH, 1), snap(MAIN_BRANCH, 2));
         assert_eq!(name_holders(&[&m1, &m2]), "snapshots 1, 2");
+        assert_eq!(runs(&[1, 4, 5, 6, 7, 9, 10]), "1, 4..7, 9, 10");
+        assert_eq!(runs(&[3]), "3");
         assert_eq!(count_holders(&[&t, &e, &s4, &s5]), "2 snapshots, 2 tags");
     }
 }
