@@ -337,3 +337,27 @@ fn file_references_name_the_holders_of_an_index_file_in_a_bucket_directory() {
         "{refs:?}"
     );
 }
+
+/// A folder merely named like the external root (holding none of the table's files) is not
+/// taken for it: its files are outside the artifact, not missing.
+#[test]
+fn a_folder_only_named_like_the_external_root_does_not_make_files_missing() {
+    let mut entries =
+        common::fixture_entries("writers/pp210_external_warehouse_only.zip", |_, b| Some(b));
+    entries.push(common::zipwriter::Entry::new(
+        "pp210_external_warehouse_only/external/bucket-0/unrelated.txt",
+        b"not a Paimon file".to_vec(),
+    ));
+    let artifact = common::zip_artifact("named_alike.zip", &entries);
+    let r = prv::analyze(&artifact, &prv::AnalysisOptions::default(), &mut |_| {});
+    let ext = of_table(&r, "ext_t");
+    assert!(
+        ext.iter().all(|(_, f)| f.severity != Severity::Error),
+        "{ext:#?}"
+    );
+    assert!(
+        ext.iter().any(|(_, f)| f.code == Code::ArtifactIncomplete
+            && f.message.contains("outside the artifact")),
+        "{ext:#?}"
+    );
+}

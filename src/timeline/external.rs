@@ -6,7 +6,9 @@
 //! (`<capture>/external/bucket-0/…` for `file:///tmp/…/external/bucket-0/…`). The root is
 //! located by its trailing path: the longest run of its last path components that names a
 //! directory of the artifact holding `bucket-*` directories. The table options' roots are the
-//! guide; a URI under none of them is cut at its bucket directory.
+//! guide; a URI under none of them is cut at its bucket directory. A file missing from such a
+//! directory counts as missing only if the directory holds some other file the table
+//! references (else it is a folder that merely shares the root's name).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -33,6 +35,10 @@ pub struct ExternalRoots {
     dirs: Option<BTreeSet<String>>,
     /// Root URI (normalised) → the artifact directory holding it, if any.
     held: BTreeMap<String, Option<String>>,
+    /// Held directories in which at least one referenced file was found.
+    confirmed: BTreeSet<String>,
+    /// Files found missing: (artifact directory of the root, artifact path, URI, root URI).
+    missing: Vec<(String, String, String, String)>,
 }
 
 /// The path components of a URI: scheme dropped (`file:/a`, `file:///a`, `s3://bucket/a`).
@@ -119,13 +125,29 @@ impl ExternalRoots {
                     format!("{dir}/{}", rest.join("/"))
                 };
                 if artifact.get(&path).is_some() {
+                    self.confirmed.insert(dir);
                     Located::Present(path)
                 } else {
+                    self.missing
+                        .push((dir, path.clone(), uri.to_string(), root_uri(uri, &root)));
                     Located::Missing(path)
                 }
             }
             None => Located::Outside(root_uri(uri, &root)),
         }
+    }
+}
+
+impl ExternalRoots {
+    /// The files reported [`Located::Missing`] under a directory in which no referenced file
+    /// was found at all: that directory is only named like the root (an unrelated folder), so
+    /// they are outside the artifact after all. `(artifact path, URI, root URI)` each.
+    pub fn unconfirmed(&self) -> Vec<(&str, &str, &str)> {
+        self.missing
+            .iter()
+            .filter(|(dir, ..)| !self.confirmed.contains(dir))
+            .map(|(_, path, uri, root)| (path.as_str(), uri.as_str(), root.as_str()))
+            .collect()
     }
 }
 

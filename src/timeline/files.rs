@@ -425,6 +425,7 @@ pub fn resolve_root(
         let files = r.branch(t, progress);
         r.out.branches.insert(t.location.branch.clone(), files);
     }
+    r.outside_after_all();
     let orphan_lists = r.find_orphans();
     r.find_ghosts(orphan_lists);
     r.out
@@ -853,6 +854,26 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
                     why: Unusable::Missing,
                 });
             }
+        }
+    }
+
+    /// External files "missing" from a folder that holds none of the table's files are outside
+    /// the artifact instead ([`ExternalRoots::unconfirmed`]).
+    fn outside_after_all(&mut self) {
+        let unconfirmed = self.external.unconfirmed();
+        if unconfirmed.is_empty() {
+            return;
+        }
+        let paths: HashSet<&str> = unconfirmed.iter().map(|(p, ..)| *p).collect();
+        for (_, uri, root) in &unconfirmed {
+            self.out
+                .external_outside
+                .entry(root.to_string())
+                .or_default()
+                .insert(uri.to_string());
+        }
+        for b in self.out.branches.values_mut() {
+            b.dangling.retain(|d| !paths.contains(d.file.as_str()));
         }
     }
 
