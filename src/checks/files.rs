@@ -201,6 +201,8 @@ enum Cause {
     Young,
     /// No such evidence; older than the newest snapshot.
     Old,
+    /// No such evidence, and no modification time (or no snapshot time) to compare.
+    Unknown,
 }
 
 /// The orphan lists, manifests, data and changelog files of ghost commits (unreferenced
@@ -325,7 +327,8 @@ pub fn orphans(
                 (Some(m), Some(n)) if m.to_utc_millis(offset).saturating_add(2_000) >= n => {
                     Cause::Young
                 }
-                _ => Cause::Old,
+                (Some(_), Some(_)) => Cause::Old,
+                _ => Cause::Unknown,
             },
         };
         groups.entry((o.kind, cause)).or_default().push(o);
@@ -335,18 +338,19 @@ pub fn orphans(
     for ((kind, cause_kind), files) in groups {
         let young = cause_kind == Cause::Young;
         let ghost_lists = matches!(kind, OrphanKind::ManifestList | OrphanKind::Manifest)
-            && matches!(cause_kind, Cause::Young | Cause::Old);
+            && matches!(cause_kind, Cause::Young | Cause::Old | Cause::Unknown);
         let expired_text = format!(
             "left by snapshots that were expired without clean-up: every data file their manifest lists name is still referenced by the retained snapshots, so they describe states older than the earliest retained snapshot {earliest}, whose snapshot files were removed without the files only they used"
         );
         let cause = match cause_kind {
             Cause::Young => "written around or after the newest snapshot (zip times have 2 s precision): a commit in flight when the artifact was captured, or one whose writer died before publishing it",
             Cause::Old => "older than the newest snapshot: a commit that never became durable and was not re-committed, or an interrupted compaction or expiration",
+            Cause::Unknown => "no modification time to compare with the snapshots, so the cause is unknown: a commit in flight at capture time, one that never became durable, or an interrupted compaction or expiration",
             Cause::RolledBack => "left by a rollback (or snapshot files deleted by hand): they belong to snapshots that were published and later removed (the manifest lists of one build on the files another added, which only a published snapshot allows), and only the snapshot files were deleted",
             Cause::Expired => expired_text.as_str(),
         };
         let severity = match (kind, cause_kind) {
-            (OrphanKind::Changelog, Cause::Old) => Severity::Warning,
+            (OrphanKind::Changelog, Cause::Old | Cause::Unknown) => Severity::Warning,
             _ => Severity::Info,
         };
         let total: u64 = files.iter().map(|o| o.size).sum();
@@ -378,7 +382,7 @@ pub fn orphans(
             Cause::Expired => {
                 f = f.evidence(format!("every data file their manifest lists name is referenced by a retained snapshot; the earliest retained snapshot is {earliest}"));
             }
-            Cause::Young | Cause::Old => {}
+            Cause::Young | Cause::Old | Cause::Unknown => {}
         }
         for o in files.iter().take(EVIDENCE_FILES) {
             let age = match (o.modified, newest_commit) {
