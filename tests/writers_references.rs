@@ -361,3 +361,35 @@ fn a_folder_only_named_like_the_external_root_does_not_make_files_missing() {
         "{ext:#?}"
     );
 }
+
+/// Without a modification time, an orphan's age cannot be compared with the snapshots: its cause
+/// is said to be unknown, not "older than the newest snapshot".
+#[test]
+fn orphans_without_a_modification_time_have_an_unknown_cause() {
+    let entries: Vec<_> =
+        common::fixture_entries("writers/rs040_rollback_inflight.zip", |_, b| Some(b))
+            .into_iter()
+            .map(|mut e| {
+                let name = String::from_utf8_lossy(&e.name).into_owned();
+                if name.contains("/inflight/bucket-0/") {
+                    e.dos_time = (0, 0); // month 0: no valid time
+                }
+                e
+            })
+            .collect();
+    let artifact = common::zip_artifact("no_times.zip", &entries);
+    let r = prv::analyze(&artifact, &prv::AnalysisOptions::default(), &mut |_| {});
+    let orphans: Vec<_> = of_table(&r, "inflight")
+        .into_iter()
+        .filter(|(_, f)| f.code == Code::OrphanFile)
+        .collect();
+    assert_eq!(orphans.len(), 2, "{orphans:#?}");
+    for (_, f) in orphans {
+        assert!(f.message.contains("unknown"), "{}", f.message);
+        assert!(
+            !f.message.contains("older than the newest snapshot"),
+            "{}",
+            f.message
+        );
+    }
+}
