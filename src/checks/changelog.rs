@@ -28,8 +28,9 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
-use crate::findings::{Clock, Code, Finding, Severity};
+use crate::findings::{BatchImpact, ChangelogImpact, Clock, Code, Finding, Impact, Severity};
 use crate::paimon::manifest::FileKind;
+use crate::paimon::schema::{ChangelogProducer, TableOptions};
 use crate::paimon::snapshot::{CommitKind, Snapshot};
 use crate::source::FileTime;
 use crate::timeline::files::{
@@ -189,12 +190,15 @@ fn judge_commit(ctx: &Ctx<'_>, g: &CommitGroup, explained: &HashSet<String>) -> 
     let Some(append_id) = g.append() else {
         return CommitVerdict::Nothing;
     };
-    if g.compacts().next().is_some() {
-        return CommitVerdict::Nothing;
-    }
     let Some(append) = t.snapshot(append_id) else {
         return CommitVerdict::Nothing;
     };
+    if let Some(last) = g.compacts().last() {
+        if append.commit_kind != CommitKind::Append {
+            return CommitVerdict::Nothing;
+        }
+        return compacted_but_left_level0(ctx, g, append_id, last);
+    }
     let own_next = ctx
         .by_user
         .get(g.commit_user.as_str())
@@ -231,6 +235,9 @@ fn judge_commit(ctx: &Ctx<'_>, g: &CommitGroup, explained: &HashSet<String>) -> 
     ghost_evidence(ctx, &a, &mut evidence);
     temp_evidence(ctx, &a, &mut evidence);
     let proven = evidence.orphan_changelog || !evidence.ghost_changelog.is_empty() || evidence.temp;
+    if proven {
+        index_evidence(ctx, &a, explained, &mut evidence);
+    }
 
     let still_live = ctx.branch.and_then(|b| {
         if a.added.is_empty() {
@@ -240,7 +247,15 @@ fn judge_commit(ctx: &Ctx<'_>, g: &CommitGroup, explained: &HashSet<String>) -> 
     });
     let writers_last = own_next.is_none();
     if proven {
-        CommitVerdict::Lost(lost(ctx, &a, evidence, still_live))
+        let at_level0 = ctx.branch.and_then(|b| {
+            let known: Vec<bool> = a
+                .added
+                .iter()
+                .map(|e| live_at_level0(b, e))
+                .collect::<Option<Vec<bool>>>()?;
+            (!known.is_empty()).then(|| known.contains(&true))
+        });
+        CommitVerdict::Lost(lost(ctx, &a, evidence, still_live, at_level0))
     } else if still_live == Some(true) || (ctx.branch.is_none() && writers_last) {
         CommitVerdict::Pending {
             append: append_id,
@@ -249,6 +264,52 @@ fn judge_commit(ctx: &Ctx<'_>, g: &CommitGroup, explained: &HashSet<String>) -> 
     } else {
         CommitVerdict::Nothing
     }
+}
+
+/// A commit with a COMPACT half whose compaction left some of the APPEND's level-0 files live
+/// in the latest snapshot (a `full-compaction` table's automatic compaction that merged only
+/// older files, a lookup bucket compacted later): no changelog exists for them yet, so they
+/// are pending like an APPEND without a COMPACT (`paimon-format.md` §4.3, §4.9).
+fn compacted_but_left_level0(
+    ctx: &Ctx<'_>,
+    g: &CommitGroup,
+    append_id: i64,
+    last_compact: i64,
+) -> CommitVerdict {
+    let Some(b) = ctx.branch else {
+        return CommitVerdict::Nothing;
+    };
+    let Some(files) = b.snapshots.get(&append_id) else {
+        return CommitVerdict::Nothing;
+    };
+    let left = files
+        .added()
+        .filter(|e| e.file.level == 0)
+        .any(|e| live_at_level0(b, e) == Some(true));
+    if !left {
+        return CommitVerdict::Nothing;
+    }
+    let writers_last = ctx
+        .by_user
+        .get(g.commit_user.as_str())
+        .is_none_or(|ids| ids.iter().all(|&id| id <= last_compact));
+    CommitVerdict::Pending {
+        append: append_id,
+        writers_last,
+    }
+}
+
+/// Whether the level-0 file `e` is still live **at level 0** in the branch's latest snapshot
+/// (a compaction may upgrade a file to a higher level under the same name), if that is known.
+fn live_at_level0(b: &BranchFiles, e: &EntryRef) -> Option<bool> {
+    b.live_latest.as_ref().map(|live| {
+        live.iter().any(|l| {
+            l.file.file_name == e.file.file_name
+                && l.bucket == e.bucket
+                && l.partition == e.partition
+                && l.file.level == 0
+        })
+    })
 }
 
 /// `artifact-incomplete` when an unreadable snapshot between this APPEND and the writer's next
@@ -313,29 +374,8 @@ struct Evidence {
 /// buckets within the commit's time window (after the writer's previous snapshot, before its
 /// next).
 fn orphan_evidence(ctx: &Ctx<'_>, a: &Append<'_>, explained: &HashSet<String>, ev: &mut Evidence) {
-    let (t, g, append_id) = (ctx.t, a.g, a.id);
-    let offset = ctx.clock.zip_time_offset_minutes;
-    let own = ctx
-        .by_user
-        .get(g.commit_user.as_str())
-        .cloned()
-        .unwrap_or_default();
-    let prev_time = own
-        .iter()
-        .rev()
-        .find(|&&id| id < append_id)
-        .and_then(|&id| t.snapshot(id))
-        .map(|s| s.time_millis);
-    let next_time = a
-        .own_next
-        .and_then(|id| t.snapshot(id))
-        .map_or(ctx.clock.now_millis, |s| s.time_millis);
-    let in_window = |m: Option<FileTime>| {
-        m.map(|m| m.to_utc_millis(offset)).is_some_and(|ms| {
-            prev_time.is_none_or(|p| ms + TIME_TOLERANCE_MS >= p)
-                && ms <= next_time + TIME_TOLERANCE_MS
-        })
-    };
+    let t = ctx.t;
+    let win = window(ctx, a);
     let table_root = t.location.root.as_str();
     let dirs: BTreeSet<String> = a
         .added
@@ -354,7 +394,7 @@ fn orphan_evidence(ctx: &Ctx<'_>, a: &Append<'_>, explained: &HashSet<String>, e
         let (dir, name) = split_parent(&o.relative);
         let same_writer = writer_uuid(name).is_some_and(|u| uuids.contains(u));
         let same_dir = dirs.contains(dir);
-        let timed = in_window(o.modified);
+        let timed = in_window(ctx, win, o.modified);
         let tied = same_writer || (same_dir && timed);
         if !tied {
             continue;
@@ -442,9 +482,103 @@ fn ghost_evidence(ctx: &Ctx<'_>, a: &Append<'_>, ev: &mut Evidence) {
         for e in changelog {
             ev.ghost_changelog.push(e.file.file_name.clone());
         }
-        for l in &ghost.lists {
+        for l in ghost.lists.iter().chain(&ghost.manifests) {
             ev.files.push(l.clone());
         }
+        if !ghost.manifests.is_empty() {
+            ev.lines.push(format!(
+                "their manifest{} {} (referenced by no published list) hold{} the unpublished commit's file changes",
+                if ghost.manifests.len() == 1 { "" } else { "s" },
+                ghost.manifests.join(", "),
+                if ghost.manifests.len() == 1 { "s" } else { "" }
+            ));
+        }
+    }
+}
+
+/// The commit window of an APPEND: from its writer's previous snapshot to its writer's next
+/// (or the report's clock), in commit time.
+fn window(ctx: &Ctx<'_>, a: &Append<'_>) -> (Option<i64>, i64) {
+    let t = ctx.t;
+    let prev_time = ctx
+        .by_user
+        .get(a.g.commit_user.as_str())
+        .and_then(|own| own.iter().rev().find(|&&id| id < a.id).copied())
+        .and_then(|id| t.snapshot(id))
+        .map(|s| s.time_millis);
+    let next_time = a
+        .own_next
+        .and_then(|id| t.snapshot(id))
+        .map_or(ctx.clock.now_millis, |s| s.time_millis);
+    (prev_time, next_time)
+}
+
+/// Whether a file modified at `m` lies in the commit window (zip-time tolerance either side).
+fn in_window(ctx: &Ctx<'_>, (prev, next): (Option<i64>, i64), m: Option<FileTime>) -> bool {
+    m.map(|m| m.to_utc_millis(ctx.clock.zip_time_offset_minutes))
+        .is_some_and(|ms| {
+            prev.is_none_or(|p| ms + TIME_TOLERANCE_MS >= p) && ms <= next + TIME_TOLERANCE_MS
+        })
+}
+
+/// The deletion vectors of a lost COMPACT (for a commit already proven lost): an index manifest
+/// nothing references, written in the commit window, that adds a deletion-vector index file for
+/// a bucket the APPEND wrote to, where that index file is unreferenced too. The COMPACT half is
+/// the commit that carries new deletion vectors (`paimon-format.md` §4.2, §4.8); the index
+/// manifest, the index files it adds and that nothing else references are the lost COMPACT's.
+fn index_evidence(ctx: &Ctx<'_>, a: &Append<'_>, explained: &HashSet<String>, ev: &mut Evidence) {
+    let Some(r) = ctx.root else {
+        return;
+    };
+    let win = window(ctx, a);
+    let buckets: BTreeSet<(&[u8], i32)> = a
+        .added
+        .iter()
+        .map(|e| (e.partition.as_slice(), e.bucket))
+        .collect();
+    for im in &r.orphan_index_manifests {
+        if explained.contains(&im.relative)
+            || ctx.unknowable.owner(im.modified).is_some()
+            || !in_window(ctx, win, im.modified)
+        {
+            continue;
+        }
+        let mut index_files = Vec::new();
+        let mut vectors = Vec::new();
+        for e in im.entries.iter() {
+            if e.kind != FileKind::Add
+                || e.index_type != "DELETION_VECTORS"
+                || !buckets.contains(&(e.partition.as_slice(), e.bucket))
+            {
+                continue;
+            }
+            let Some(o) = ctx.orphans.iter().find(|o| {
+                split_parent(&o.relative).1 == e.file_name && !explained.contains(&o.relative)
+            }) else {
+                continue; // a live index file the new manifest only carries over
+            };
+            index_files.push(o.relative.clone());
+            for v in e.deletion_vector_ranges.iter().flatten() {
+                vectors.push(v.data_file.clone());
+            }
+        }
+        if index_files.is_empty() {
+            continue;
+        }
+        ev.lines.push(format!(
+            "unreferenced index manifest {} (written in the commit window) adds deletion-vector index file{} {} for the APPEND's bucket{}, which nothing references: the deletion vectors of the lost COMPACT{}",
+            im.relative,
+            if index_files.len() == 1 { "" } else { "s" },
+            index_files.join(", "),
+            if buckets.len() == 1 { "" } else { "s" },
+            if vectors.is_empty() {
+                String::new()
+            } else {
+                format!(" (they mark rows of {} as deleted)", vectors.join(", "))
+            }
+        ));
+        ev.files.push(im.relative.clone());
+        ev.files.extend(index_files);
     }
 }
 
@@ -470,7 +604,13 @@ fn temp_evidence(ctx: &Ctx<'_>, a: &Append<'_>, ev: &mut Evidence) {
 }
 
 /// The `lost-changelog` finding of a commit whose evidence is proven.
-fn lost(ctx: &Ctx<'_>, a: &Append<'_>, ev: Evidence, still_live: Option<bool>) -> Lost {
+fn lost(
+    ctx: &Ctx<'_>,
+    a: &Append<'_>,
+    ev: Evidence,
+    still_live: Option<bool>,
+    at_level0: Option<bool>,
+) -> Lost {
     let (t, g, append_id, added) = (ctx.t, a.g, a.id, &a.added);
     let producer = &t.options.changelog_producer;
     let append = a.snapshot;
@@ -480,24 +620,29 @@ fn lost(ctx: &Ctx<'_>, a: &Append<'_>, ev: Evidence, still_live: Option<bool>) -
         ghost_changelog,
         ..
     } = ev;
+    let (batch, batch_line) = batch_impact(t, a, at_level0);
+    let rows = rows_phrase(added, append.delta_record_count);
     let mut f = Finding::new(
-                Code::LostChangelog,
-                Severity::Error,
-                format!(
-                    "Snapshot {append_id} (APPEND, user {}, identifier {}) is durable but its COMPACT half never was: the changelog for its {} was not committed, and streaming readers will never receive it.",
-                    g.commit_user,
-                    display_identifier(g.commit_identifier),
-                    rows_phrase(added, append.delta_record_count)
-                ),
-                "Do not run remove_orphan_files (it would delete the evidence). Re-deliver the changes downstream: \
-                 rebuild the affected keys from a batch read of the table (it holds the right values), or \
-                 trigger a full compaction (CALL sys.compact with compact_strategy => 'full') so the current \
-                 values are emitted as changelog, then reset affected consumers to before this snapshot \
-                 (reset_consumer, reader stopped). Upgrade to a Paimon whose recovery handles incomplete \
-                 APPEND/COMPACT pairs (apache/paimon#5796 for Flink lookup, 1.3+).",
-            )
-            .snapshot(append_id)
-            .commit(g.commit_user.clone(), g.commit_identifier);
+        Code::LostChangelog,
+        Severity::Error,
+        format!(
+            "Snapshot {append_id} (APPEND, user {}, identifier {}) is durable but its COMPACT half never was: the changelog for its {rows} was not committed, and streaming readers will never receive it; {}.",
+            g.commit_user,
+            display_identifier(g.commit_identifier),
+            match batch {
+                BatchImpact::Stale => "a batch read of the latest snapshot is stale too: it still returns the values from before this commit",
+                BatchImpact::Current => "a batch read of the latest snapshot holds its values",
+                BatchImpact::Unknown => "whether a batch read of the latest snapshot holds its values cannot be told",
+            }
+        ),
+        lost_remedy(batch, append_id),
+    )
+    .snapshot(append_id)
+    .commit(g.commit_user.clone(), g.commit_identifier)
+    .impact(Impact {
+        changelog: ChangelogImpact::Lost,
+        batch,
+    });
     f = f.evidence(format!(
                 "no COMPACT snapshot carries user {} and identifier {}; changelog-producer = {}, so this commit's changelog belonged in its COMPACT half",
                 g.commit_user,
@@ -519,6 +664,7 @@ fn lost(ctx: &Ctx<'_>, a: &Append<'_>, ev: Evidence, still_live: Option<bool>) -
     for line in evidence {
         f = f.evidence(line);
     }
+    f = f.evidence(batch_line);
     f = writer_evidence(f, t, a);
     f = later_compaction_evidence(f, ctx.branch, a, still_live);
     f = ghost_changelog_evidence(f, ctx, &ghost_changelog, &mut lost_files);
@@ -533,6 +679,77 @@ fn lost(ctx: &Ctx<'_>, a: &Append<'_>, ev: Evidence, still_live: Option<bool>) -
             files: lost_files,
         },
         explained,
+    }
+}
+
+/// What a batch read of the latest snapshot returns for a lost commit's rows, and why: with
+/// deletion vectors (or `merge-engine = first-row`) a batch scan of a primary-key table skips
+/// level-0 files (`paimon-format.md` §3.8), and the lost COMPACT is what would have moved the
+/// APPEND's level-0 files up and written the deletion vectors hiding the old rows (§4.8); so
+/// the batch view is stale while those files are still at level 0 in the latest snapshot, and
+/// current once a later compaction moved them. Without either option a batch read merges
+/// level-0 files and holds the commit's values.
+fn batch_impact(t: &Timeline, a: &Append<'_>, at_level0: Option<bool>) -> (BatchImpact, String) {
+    let Some(schema) = t.latest_schema() else {
+        return (
+            BatchImpact::Unknown,
+            "the table's schema could not be read, so whether its batch reads skip level-0 files (deletion vectors, first-row) cannot be told".to_string(),
+        );
+    };
+    let first_row = schema
+        .options
+        .get("merge-engine")
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("first-row"));
+    let dv = t.options.deletion_vectors;
+    if schema.primary_keys.is_empty() || !(dv || first_row) {
+        return (
+            BatchImpact::Current,
+            "batch reads of this table merge level-0 files (no deletion vectors, merge-engine is not first-row), so a batch read of the latest snapshot returns this commit's values".to_string(),
+        );
+    }
+    let why = if dv {
+        "deletion-vectors.enabled = true"
+    } else {
+        "merge-engine = first-row"
+    };
+    let id = a.id;
+    match at_level0 {
+        Some(true) => (
+            BatchImpact::Stale,
+            format!(
+                "{why}: a batch read skips level-0 files until they are compacted, and snapshot {id}'s level-0 files are still at level 0 in the latest snapshot, so a batch read returns the values from before this commit (the lost COMPACT would have compacted them{})",
+                if dv { " and written the deletion vectors hiding the old rows" } else { "" }
+            ),
+        ),
+        Some(false) => (
+            BatchImpact::Current,
+            format!(
+                "{why}: a batch read skips level-0 files, but snapshot {id}'s are no longer at level 0 in the latest snapshot (a later compaction moved them up), so a batch read returns their values"
+            ),
+        ),
+        None => (
+            BatchImpact::Unknown,
+            format!(
+                "{why}: a batch read skips level-0 files until they are compacted, and whether snapshot {id}'s level-0 files are still at level 0 in the latest snapshot cannot be told (its files could not be resolved)"
+            ),
+        ),
+    }
+}
+
+/// The remedy of a `lost-changelog` finding, for what a batch read returns (§6.2).
+fn lost_remedy(batch: BatchImpact, append_id: i64) -> String {
+    const KEEP: &str = "Do not run remove_orphan_files (it would delete the evidence).";
+    const UPGRADE: &str = "Upgrade to a Paimon whose recovery handles incomplete APPEND/COMPACT pairs (apache/paimon#5796 for Flink lookup, 1.3+).";
+    match batch {
+        BatchImpact::Current => format!(
+            "{KEEP} Re-deliver the changes downstream: rebuild the affected keys from a batch read of the table (it holds this commit's values), or trigger a full compaction (CALL sys.compact with compact_strategy => 'full') so the current values are emitted as changelog, then reset affected consumers to before snapshot {append_id} (reset_consumer, reader stopped). {UPGRADE}"
+        ),
+        BatchImpact::Stale => format!(
+            "{KEEP} The batch view is stale too, so do not rebuild downstream from a batch read yet. First run a compaction that rewrites the affected bucket (CALL sys.compact on the table and partition, compact_strategy => 'full'): it moves snapshot {append_id}'s level-0 files up and writes their deletion vectors, after which a batch read returns the current values and the compaction's changelog carries the changes. Then re-deliver the affected keys downstream from a batch read taken after that compaction, and reset affected consumers to before snapshot {append_id} (reset_consumer, reader stopped). {UPGRADE}"
+        ),
+        BatchImpact::Unknown => format!(
+            "{KEEP} Whether a batch read holds the right values cannot be told, so first run a compaction that rewrites the affected bucket (CALL sys.compact on the table and partition, compact_strategy => 'full'): after it a batch read returns the current values either way. Then re-deliver the affected keys downstream from a batch read taken after that compaction, and reset affected consumers to before snapshot {append_id} (reset_consumer, reader stopped). {UPGRADE}"
+        ),
     }
 }
 
@@ -648,8 +865,7 @@ fn later_compaction_evidence(
 /// artifact holds no data directories, one `artifact-incomplete` instead (nothing can be
 /// proven either way).
 fn pending_findings(ctx: &Ctx<'_>, pending: BTreeMap<&str, Vec<(i64, bool)>>) -> Vec<Finding> {
-    let (t, clock) = (ctx.t, ctx.clock);
-    let producer = &t.options.changelog_producer;
+    let t = ctx.t;
     let mut out = Vec::new();
     if ctx.root.is_some_and(|r| !r.has_data_dirs) && !pending.is_empty() {
         let ids: Vec<i64> = pending.values().flatten().map(|(id, _)| *id).collect();
@@ -669,56 +885,243 @@ fn pending_findings(ctx: &Ctx<'_>, pending: BTreeMap<&str, Vec<(i64, bool)>>) ->
         );
         return out;
     }
+    let appends: usize = pending.values().map(Vec::len).sum();
+    let no_compact_at_all = !t
+        .snapshots
+        .values()
+        .any(|s| s.snapshot.commit_kind == CommitKind::Compact);
+    let expected = compaction_expected_within(&t.options);
+    if no_compact_at_all && expected.is_some_and(|n| appends > n) {
+        out.push(never_compacted_table(ctx, &pending));
+        return out;
+    }
     for (user, ids) in pending {
-        let writer_stopped = ids.iter().any(|(_, last)| *last);
-        let snapshot_ids: Vec<i64> = ids.iter().map(|(id, _)| *id).collect();
-        let first = snapshot_ids.first().copied().unwrap_or(0);
-        let oldest_time = t.snapshot(first).map(|s| s.time_millis);
-        let waited = oldest_time.map(|ts| clock.now_millis.saturating_sub(ts));
-        let long_wait = waited.is_some_and(|w| w > t.options.snapshot_time_retained_millis);
-        let severity = if writer_stopped || long_wait {
-            Severity::Warning
+        let first = ids.first().map_or(0, |(id, _)| *id);
+        let compacted_since = t
+            .snapshots
+            .range(first..)
+            .any(|(_, s)| s.snapshot.commit_kind == CommitKind::Compact);
+        let user_compacts = ctx.by_user.get(user).is_some_and(|own| {
+            own.iter().any(|id| {
+                t.snapshot(*id)
+                    .is_some_and(|s| s.commit_kind == CommitKind::Compact)
+            })
+        });
+        let never_seen_compacting = !compacted_since && !user_compacts;
+        if never_seen_compacting && expected.is_some_and(|n| ids.len() > n) {
+            out.push(writer_never_compacts(ctx, user, &ids));
         } else {
-            Severity::Info
-        };
-        let list = snapshot_ids
-            .iter()
-            .map(i64::to_string)
-            .collect::<Vec<_>>()
-            .join(", ");
-        let mut f = Finding::new(
-            Code::PendingChangelog,
-            severity,
-            format!(
-                "The level-0 files of snapshot{} {list} (user {user}) have not been compacted yet, so their changelog has not been produced; nothing shows it was lost{}.",
-                if snapshot_ids.len() == 1 { "" } else { "s" },
-                if writer_stopped {
-                    ", but the writer's last commit is among them: unless a writer or compaction job runs again, streaming readers will not see these changes"
-                } else {
-                    ""
-                }
-            ),
-            "Make sure a writer (or a dedicated compaction job: CALL sys.compact) runs on this table so the changelog is produced; with write-only writers, schedule the compaction job. Do not reset consumers past these snapshots until it has.",
-        )
-        .snapshot(first)
-        .related(snapshot_ids.iter().copied())
-        .commit(user.to_string(), t.snapshot(first).map_or(0, |s| s.commit_identifier))
-        .evidence(format!(
-            "changelog-producer = {}: changelog is written when level-0 files are compacted",
-            producer.as_str()
-        ));
-        if let Some(w) = waited {
-            f = f.evidence(format!(
-                "the oldest of them was committed {} before the report's clock",
-                crate::time::format_duration(w)
-            ));
+            out.push(pending_finding(ctx, user, &ids, never_seen_compacting));
         }
-        if t.options.write_only {
-            f = f.evidence("write-only = true: this writer never compacts".to_string());
-        }
-        out.push(f);
     }
     out
+}
+
+/// How many uncompacted APPENDs in a row a writer that compacts can leave: a lookup writer
+/// compacts the level-0 files at every commit (`ForceUpLevel0Compaction`), a Flink
+/// full-compaction writer every `full-compaction.delta-commits` commits (1 when unset,
+/// `FlinkSink`), a write-only writer never (`paimon-format.md` §4.9). `None` when the history
+/// cannot tell: with `lookup-wait = false` the compaction runs asynchronously and may land
+/// several commits later.
+fn compaction_expected_within(o: &TableOptions) -> Option<usize> {
+    if o.write_only {
+        return Some(0);
+    }
+    match o.changelog_producer {
+        ChangelogProducer::Lookup if !o.lookup_wait => None,
+        ChangelogProducer::FullCompaction => Some(
+            o.full_compaction_delta_commits
+                .and_then(|n| usize::try_from(n).ok())
+                .unwrap_or(1)
+                .max(1),
+        ),
+        _ => Some(1),
+    }
+}
+
+fn id_list(ids: impl IntoIterator<Item = i64>) -> String {
+    ids.into_iter()
+        .map(|i| i.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// The evidence lines every finding about uncompacted APPENDs shares: the producer, the
+/// full-compaction schedule, write-only, how long the oldest has waited.
+fn producing_evidence(mut f: Finding, ctx: &Ctx<'_>, first: i64) -> Finding {
+    let t = ctx.t;
+    let o = &t.options;
+    f = f.evidence(format!(
+        "changelog-producer = {}: changelog is written when level-0 files are compacted, and committed in a COMPACT snapshot",
+        o.changelog_producer.as_str()
+    ));
+    if let Some(ts) = t.snapshot(first).map(|s| s.time_millis) {
+        f = f.evidence(format!(
+            "the oldest of them was committed {} before the report's clock",
+            crate::time::format_duration(ctx.clock.now_millis.saturating_sub(ts))
+        ));
+    }
+    if o.write_only {
+        f = f.evidence("write-only = true: this table's writers never compact".to_string());
+    }
+    if o.changelog_producer == ChangelogProducer::FullCompaction {
+        f = f.evidence(match o.full_compaction_delta_commits {
+            Some(n) => format!(
+                "full-compaction.delta-commits = {n}: a Flink writer runs a full compaction every {n} commit{}; the changelog is produced only by a compaction that reaches the highest level (FullChangelogMergeTreeCompactRewriter), other writers leave it to their automatic compaction",
+                plural(usize::try_from(n).unwrap_or(0))
+            ),
+            None => "full-compaction.delta-commits is not set: a Flink writer then runs a full compaction at every commit; the changelog is produced only by a compaction that reaches the highest level (FullChangelogMergeTreeCompactRewriter), and writers that do not schedule full compactions produce it only when their automatic compaction happens to".to_string(),
+        });
+    }
+    f
+}
+
+/// The remedy of `changelog-not-produced` for a compaction-produced changelog.
+fn compaction_remedy(o: &TableOptions) -> String {
+    let full = if o.changelog_producer == ChangelogProducer::FullCompaction {
+        " For changelog-producer = full-compaction the compaction must be a full one: schedule it in the Flink writer (full-compaction.delta-commits) or run CALL sys.compact with compact_strategy => 'full'."
+    } else {
+        ""
+    };
+    format!(
+        "Run a dedicated compaction job on this table (Flink `compact` action, or CALL sys.compact), or write with a writer that compacts (a Flink or Spark Paimon writer without write-only = true); writers that write APPEND snapshots only never produce this changelog.{full} Streaming readers receive the changelog when that compaction commits; do not reset consumers past these snapshots before."
+    )
+}
+
+/// `changelog-not-produced` for a table whose retained history holds no COMPACT at all, with
+/// more uncompacted APPENDs than a compacting writer leaves (§4.9).
+fn never_compacted_table(ctx: &Ctx<'_>, pending: &BTreeMap<&str, Vec<(i64, bool)>>) -> Finding {
+    let t = ctx.t;
+    let mut ids: Vec<i64> = pending.values().flatten().map(|(id, _)| *id).collect();
+    ids.sort_unstable();
+    let users: Vec<&str> = pending.keys().copied().collect();
+    let first = ids.first().copied().unwrap_or(0);
+    let range = match (t.earliest(), t.latest()) {
+        (Some(e), Some(l)) if e != l => format!("snapshots {e}-{l}"),
+        (Some(e), _) => format!("snapshot {e}"),
+        _ => "no snapshot".to_string(),
+    };
+    let mut f = Finding::new(
+        Code::ChangelogNotProduced,
+        Severity::Warning,
+        format!(
+            "No COMPACT snapshot in this table's history ({range}): its writer{} never compacted, so no changelog was produced for snapshot{} {} and streaming readers get nothing for those commits until some job compacts the table.",
+            plural(users.len()),
+            plural(ids.len()),
+            id_list(ids.iter().copied())
+        ),
+        compaction_remedy(&t.options),
+    )
+    .snapshot(first)
+    .related(ids.iter().copied())
+    .evidence(match compaction_expected_within(&t.options) {
+        Some(n) if n > 0 => format!(
+            "no COMPACT snapshot by anyone in the retained history ({range}), while a writer that compacts leaves at most {n} APPEND{} in a row uncompacted",
+            plural(n)
+        ),
+        _ => format!("no COMPACT snapshot by anyone in the retained history ({range})"),
+    });
+    if let [user] = users.as_slice() {
+        f = f.commit(
+            user.to_string(),
+            t.snapshot(first).map_or(0, |s| s.commit_identifier),
+        );
+    }
+    for (user, own) in pending {
+        f = f.evidence(format!(
+            "user {user}: {} APPEND{} with rows and no COMPACT (snapshot{} {})",
+            own.len(),
+            plural(own.len()),
+            plural(own.len()),
+            id_list(own.iter().map(|(id, _)| *id))
+        ));
+    }
+    producing_evidence(f, ctx, first)
+}
+
+/// `changelog-not-produced` for one writer with more uncompacted APPENDs than a compacting
+/// writer leaves, and no compaction by it or by anyone after its first (§4.9).
+fn writer_never_compacts(ctx: &Ctx<'_>, user: &str, ids: &[(i64, bool)]) -> Finding {
+    let t = ctx.t;
+    let snapshot_ids: Vec<i64> = ids.iter().map(|(id, _)| *id).collect();
+    let first = snapshot_ids.first().copied().unwrap_or(0);
+    let f = Finding::new(
+        Code::ChangelogNotProduced,
+        Severity::Warning,
+        format!(
+            "User {user} committed {} APPENDs (snapshots {}) and never compacted, nor did anyone after its first: no changelog was produced for them, and streaming readers get nothing for those commits until some job compacts the table.",
+            snapshot_ids.len(),
+            id_list(snapshot_ids.iter().copied())
+        ),
+        compaction_remedy(&t.options),
+    )
+    .snapshot(first)
+    .related(snapshot_ids.iter().copied())
+    .commit(user.to_string(), t.snapshot(first).map_or(0, |s| s.commit_identifier))
+    .evidence(format!(
+        "no COMPACT snapshot by user {user} in the retained history, and none by any user from snapshot {first} on"
+    ));
+    producing_evidence(f, ctx, first)
+}
+
+/// `pending-changelog` for one writer's uncompacted APPENDs. `never_seen_compacting`: neither
+/// it nor anyone after its first APPEND compacted, yet too few APPENDs to tell a writer that
+/// never compacts from one that will: the finding says both.
+fn pending_finding(
+    ctx: &Ctx<'_>,
+    user: &str,
+    ids: &[(i64, bool)],
+    never_seen_compacting: bool,
+) -> Finding {
+    let (t, clock) = (ctx.t, ctx.clock);
+    let writer_stopped = ids.iter().any(|(_, last)| *last);
+    let snapshot_ids: Vec<i64> = ids.iter().map(|(id, _)| *id).collect();
+    let first = snapshot_ids.first().copied().unwrap_or(0);
+    let waited = t
+        .snapshot(first)
+        .map(|s| clock.now_millis.saturating_sub(s.time_millis));
+    let long_wait = waited.is_some_and(|w| w > t.options.snapshot_time_retained_millis);
+    let severity = if writer_stopped || long_wait {
+        Severity::Warning
+    } else {
+        Severity::Info
+    };
+    let n = snapshot_ids.len();
+    let list = id_list(snapshot_ids.iter().copied());
+    let message = if never_seen_compacting {
+        format!(
+            "The level-0 files of snapshot{} {list} (user {user}) have not been compacted, so their changelog has not been produced, and the history cannot tell whether it will be: a writer that compacts publishes it with a later COMPACT, but a writer that never compacts (write-only, or one that writes APPEND snapshots only) never will, and then streaming readers get no changelog for these commits until a compaction job runs.",
+            plural(n)
+        )
+    } else {
+        format!(
+            "The level-0 files of snapshot{} {list} (user {user}) have not been compacted yet, so their changelog has not been produced; nothing shows it was lost{}.",
+            plural(n),
+            if writer_stopped {
+                ", but the writer's last commit is among them: unless a writer or compaction job runs again, streaming readers will not see these changes"
+            } else {
+                ""
+            }
+        )
+    };
+    let f = Finding::new(
+        Code::PendingChangelog,
+        severity,
+        message,
+        "Make sure a writer (or a dedicated compaction job: CALL sys.compact) runs on this table so the changelog is produced; with write-only writers, or writers that write APPEND snapshots only, schedule the compaction job. Do not reset consumers past these snapshots until it has.",
+    )
+    .snapshot(first)
+    .related(snapshot_ids.iter().copied())
+    .commit(user.to_string(), t.snapshot(first).map_or(0, |s| s.commit_identifier));
+    producing_evidence(f, ctx, first)
 }
 
 fn tie_reason(same_writer: bool, timed: bool) -> &'static str {

@@ -1,13 +1,16 @@
 //! The recovery questions, one module per family of findings.
 //!
-//! * [`changelog`] — did a commit's changelog get lost (`lost-changelog`,
-//!   `pending-changelog`)?
+//! * [`changelog`] — did a commit's changelog get lost (`lost-changelog`), is it not produced
+//!   yet (`pending-changelog`), or by writers that never compact (`changelog-not-produced`)?
 //! * [`consumers`] — is each consumer's position safe (`consumer-*`)?
 //! * [`files`] — does every needed file exist, and what is left over (`dangling-reference`,
 //!   `orphan-file`, `artifact-incomplete`)?
 //! * [`integrity`] — is the snapshot history complete (`snapshot-gap`, `hint-mismatch`,
 //!   `snapshot-temp-file`, `unreadable-file`)?
 //! * [`options`] — is the table configured so recovery can lose data (`risky-options`)?
+//! * [`producer`] — does the changelog producer over the history leave streaming readers with
+//!   less than batch readers (`changelog-not-produced` for `input`,
+//!   `changelog-producer-changed`)?
 //! * [`spark`] — can a Spark streaming query recover from its checkpoint (`spark-*`,
 //!   `consumer-*-of-checkpoint`)? Judges the checkpoints [`crate::spark::load`] loaded.
 //! * [`ray`] — did a Ray Data checkpoint mark rows done that no snapshot holds
@@ -25,6 +28,7 @@ pub mod consumers;
 pub mod files;
 pub mod integrity;
 pub mod options;
+pub mod producer;
 pub mod ray;
 pub mod spark;
 
@@ -201,6 +205,7 @@ fn judge_timeline(
     findings.extend(integrity::snapshot_gaps(t));
     findings.extend(integrity::hint_mismatches(t));
     findings.extend(options::risky_options(t));
+    findings.extend(producer::judge(t));
     let (consumers, consumer_findings) = consumers::judge(t, clock, &changelog.lost);
     findings.extend(consumer_findings);
     let expiration_fence = consumers::expiration_fence(t, &consumers, clock.now_millis);
