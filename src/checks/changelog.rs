@@ -5,8 +5,11 @@
 //! With `changelog-producer` = `lookup` or `full-compaction` the changelog lives in the COMPACT
 //! half (§4.3). If the process dies, or the COMPACT fails its conflict check, after the APPEND is
 //! durable, recovery (`filterCommitted`) drops the whole committable because the identifier is
-//! already present (§4.5): the batch view is right, but the changelog files are never committed
-//! and stay on disk unreferenced, and streaming readers never receive those changes.
+//! already present (§4.5): the changelog files are never committed and stay on disk
+//! unreferenced, and streaming readers never receive those changes. What a batch read returns
+//! depends on the table: without deletion vectors it merges the APPEND's level-0 files and is
+//! current; with deletion vectors (or `first-row`) it skips level 0 and is stale until a later
+//! compaction moves them (§3.8, §4.8). The finding states both as its `impact`.
 //!
 //! An APPEND without a COMPACT is often healthy (compaction every N commits, `lookup-wait=false`,
 //! write-only writers with a separate compaction job), so absence alone proves nothing. A
@@ -20,11 +23,19 @@
 //!    COMPACT (its DELETE of the APPEND's level-0 files, its changelog files);
 //! 3. a `.snapshot-N.<uuid>.tmp` holding the COMPACT of that identifier.
 //!
-//! Without such evidence, level-0 files of the APPEND that no later snapshot compacted are
-//! `pending-changelog`: the changelog has not been produced yet (a warning when the writer's last
-//! commit was that APPEND, i.e. nobody is left to compact them). The finding also says whether a
-//! later compaction of the same bucket produced changelog again (partial loss: the intermediate
-//! versions are gone) or nothing did.
+//! Once proven, the finding also claims the lost COMPACT's manifests and, with deletion vectors,
+//! its unreferenced index manifest and deletion-vector index files written in the commit window
+//! for the APPEND's buckets (§4.8), so they are not reported again as plain orphans.
+//!
+//! Without such evidence, level-0 files of the APPEND that no later snapshot compacted (or that
+//! its own COMPACT left at level 0) are not compacted yet, and what that means depends on the
+//! history (§4.9): `changelog-not-produced` (warning) when no COMPACT exists at all and there are
+//! more uncompacted APPENDs than a compacting writer leaves, or when one writer has that many and
+//! nobody compacted since its first; otherwise `pending-changelog` (a warning when the writer's
+//! last commit is among them, i.e. nobody is left to compact them), which says both possibilities
+//! when the history cannot tell a writer that compacts from one that never does. The
+//! `lost-changelog` finding also says whether a later compaction of the same bucket produced
+//! changelog again (partial loss: the intermediate versions are gone) or nothing did.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
@@ -1013,8 +1024,8 @@ fn never_compacted_table(ctx: &Ctx<'_>, pending: &BTreeMap<&str, Vec<(i64, bool)
         Code::ChangelogNotProduced,
         Severity::Warning,
         format!(
-            "No COMPACT snapshot in this table's history ({range}): its writer{} never compacted, so no changelog was produced for snapshot{} {} and streaming readers get nothing for those commits until some job compacts the table.",
-            plural(users.len()),
+            "No COMPACT snapshot in this table's retained history ({range}): nothing compacted the level-0 files {} wrote, so no changelog was produced for snapshot{} {} and streaming readers get nothing for those commits until some job compacts the table.",
+            if users.len() == 1 { format!("its writer (user {})", users.first().copied().unwrap_or("")) } else { format!("its {} writers", users.len()) },
             plural(ids.len()),
             id_list(ids.iter().copied())
         ),
@@ -1057,7 +1068,7 @@ fn writer_never_compacts(ctx: &Ctx<'_>, user: &str, ids: &[(i64, bool)]) -> Find
         Code::ChangelogNotProduced,
         Severity::Warning,
         format!(
-            "User {user} committed {} APPENDs (snapshots {}) and never compacted, nor did anyone after its first: no changelog was produced for them, and streaming readers get nothing for those commits until some job compacts the table.",
+            "User {user} committed {} APPENDs (snapshots {}) and no snapshot from its first on is a COMPACT, by it or anyone else: no changelog was produced for them, and streaming readers get nothing for those commits until some job compacts the table.",
             snapshot_ids.len(),
             id_list(snapshot_ids.iter().copied())
         ),
