@@ -308,3 +308,76 @@ fn full_compaction_with_no_full_compaction_names_every_uncompacted_snapshot() {
     assert!(all.contains("full-compaction.delta-commits"), "{all}");
     assert!(!all.contains("may still commit"), "{all}");
 }
+
+/// A full-compaction table whose only COMPACT carries no changelog (no compaction reached the
+/// highest level): j09's `fullcompact_never` with snapshot 7's changelog list removed in memory
+/// (the rule's input; the unedited table, whose COMPACT carries changelog, says nothing of the
+/// kind, see above).
+#[test]
+fn full_compaction_whose_compacts_carry_no_changelog_is_not_produced() {
+    let entries = common::fixture_entries("writers/j09_option_family.zip", |path, bytes| {
+        if !path.ends_with("db.db/fullcompact_never/snapshot/snapshot-7") {
+            return Some(bytes);
+        }
+        let mut s: Value = serde_json::from_slice(&bytes).expect("snapshot JSON");
+        let o = s.as_object_mut().expect("an object");
+        o.remove("changelogManifestList");
+        o.insert("changelogRecordCount".into(), Value::from(0));
+        Some(serde_json::to_vec(&s).expect("JSON"))
+    });
+    let artifact = common::zip_artifact("edited.zip", &entries);
+    let r = prv::analyze(&artifact, &prv::AnalysisOptions::default(), &mut |_| {});
+    let r: Value = serde_json::from_str(&prv::report::json::render(&r)).unwrap();
+    let t = table(&r, "fullcompact_never", "main");
+    let f: Vec<&Value> = findings(t, "changelog-not-produced")
+        .into_iter()
+        .filter(|f| {
+            f["message"]
+                .as_str()
+                .unwrap()
+                .contains("none of the COMPACT")
+        })
+        .collect();
+    assert_eq!(f.len(), 1, "{:?}", t["findings"]);
+    assert_eq!(f[0]["severity"], "warning");
+    assert_eq!(ids(f[0]), vec![1, 2, 3, 4, 5, 6, 7]);
+    let all = texts(f[0]);
+    assert!(all.contains("snapshots 1-6"), "{all}");
+    assert!(all.contains("compact_strategy => 'full'"), "{all}");
+}
+
+/// One writer with several APPENDs and no compaction by anyone since its first, on a table where
+/// another user compacted before: pypaimon 1.3.2's `lookup_two_users` with snapshot 1 (user a)
+/// turned into a COMPACT in memory, so the history has a compaction, by a, before b's first
+/// APPEND. b is `changelog-not-produced`; a, which compacted, stays `pending-changelog`.
+#[test]
+fn a_writer_with_several_appends_and_no_compaction_since_is_not_produced() {
+    let entries = common::fixture_entries("writers/pp132_append_only.zip", |path, bytes| {
+        if !path.ends_with("db.db/lookup_two_users/snapshot/snapshot-1") {
+            return Some(bytes);
+        }
+        let mut s: Value = serde_json::from_slice(&bytes).expect("snapshot JSON");
+        s["commitKind"] = Value::from("COMPACT");
+        Some(serde_json::to_vec(&s).expect("JSON"))
+    });
+    let artifact = common::zip_artifact("edited.zip", &entries);
+    let r = prv::analyze(&artifact, &prv::AnalysisOptions::default(), &mut |_| {});
+    let r: Value = serde_json::from_str(&prv::report::json::render(&r)).unwrap();
+    let t = table(&r, "lookup_two_users", "main");
+    let not = findings(t, "changelog-not-produced");
+    assert_eq!(not.len(), 1, "{:?}", t["findings"]);
+    assert_eq!(not[0]["commitUser"], "lookup_two_users-b");
+    assert_eq!(ids(not[0]), vec![2, 4, 6]);
+    assert!(
+        not[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no snapshot from its first on is a COMPACT"),
+        "{}",
+        not[0]["message"]
+    );
+    let pending = findings(t, "pending-changelog");
+    assert_eq!(pending.len(), 1, "{:?}", t["findings"]);
+    assert_eq!(pending[0]["commitUser"], "lookup_two_users-a");
+    assert_eq!(ids(pending[0]), vec![3, 5]);
+}

@@ -10,6 +10,11 @@
 //!   current way, and their changelog is skipped or missing (§4.11):
 //!   `changelog-producer-changed`.
 //!
+//! * `changelog-producer = full-compaction`, COMPACT snapshots in the history, and none of them
+//!   carries changelog: no compaction reached the highest level, the only one that writes
+//!   full-compaction changelog (§4.9), so streaming readers (which read only COMPACT changelog,
+//!   §4.11) have received nothing for the APPENDs before them: `changelog-not-produced`.
+//!
 //! Writers that never compact under `lookup` / `full-compaction` are judged with the commits in
 //! [`super::changelog`] (§4.9).
 
@@ -57,8 +62,71 @@ impl Reads {
 pub fn judge(t: &Timeline) -> Vec<Finding> {
     let mut out = Vec::new();
     out.extend(input_without_changelog(t));
+    out.extend(full_compaction_never_full(t));
     out.extend(producer_changed(t));
     out
+}
+
+/// `changelog-not-produced`: a full-compaction table whose COMPACT snapshots (written under
+/// full-compaction) all lack a changelog manifest list, with APPENDs that wrote rows before the
+/// last of them (§4.9, §4.11).
+fn full_compaction_never_full(t: &Timeline) -> Option<Finding> {
+    if t.options.changelog_producer != ChangelogProducer::FullCompaction {
+        return None;
+    }
+    let under_full =
+        |schema_id: i64| producer_of(t, schema_id) == Some(ChangelogProducer::FullCompaction);
+    let compacts: Vec<i64> = t
+        .snapshots
+        .iter()
+        .filter(|(_, s)| {
+            s.snapshot.commit_kind == CommitKind::Compact && under_full(s.snapshot.schema_id)
+        })
+        .map(|(id, _)| *id)
+        .collect();
+    let last = *compacts.last()?;
+    let with_changelog = compacts.iter().any(|id| {
+        t.snapshot(*id).is_some_and(|s| {
+            s.changelog_manifest_list.is_some() || s.changelog_record_count.is_some_and(|n| n > 0)
+        })
+    });
+    if with_changelog {
+        return None;
+    }
+    let appends: Vec<i64> = t
+        .snapshots
+        .range(..last)
+        .filter(|(_, s)| {
+            s.snapshot.commit_kind == CommitKind::Append
+                && s.snapshot.delta_record_count.is_some_and(|n| n > 0)
+                && under_full(s.snapshot.schema_id)
+        })
+        .map(|(id, _)| *id)
+        .collect();
+    let &first = appends.first()?;
+    Some(
+        Finding::new(
+            Code::ChangelogNotProduced,
+            Severity::Warning,
+            format!(
+                "changelog-producer = full-compaction, but none of the COMPACT {} carries changelog: no compaction reached the highest level, so no full compaction was committed and streaming readers have received nothing for {} before {}.",
+                snapshots_phrase(&compacts),
+                snapshots_phrase(&appends),
+                if compacts.len() == 1 { "it" } else { "the last of them" }
+            ),
+            "Run a full compaction (CALL sys.compact with compact_strategy => 'full', or schedule one in the Flink writer with full-compaction.delta-commits): it writes the changelog of everything merged since the last full compaction. Do not reset consumers past these snapshots before.",
+        )
+        .snapshot(first)
+        .related(appends.iter().copied().chain(compacts.iter().copied()))
+        .evidence(format!(
+            "{} (COMPACT, under full-compaction) {} no changelog manifest list",
+            snapshots_phrase(&compacts),
+            if compacts.len() == 1 { "has" } else { "have" }
+        ))
+        .evidence(
+            "full-compaction changelog is written only by a compaction whose output is the highest level (FullChangelogMergeTreeCompactRewriter), and a streaming reader of a full-compaction table reads only the changelog of COMPACT snapshots (CompactionChangelogFollowUpScanner)".to_string(),
+        ),
+    )
 }
 
 /// The producer a snapshot was written under (its schema's option), if its schema was read.
