@@ -756,10 +756,10 @@ fn lost_remedy(batch: BatchImpact, append_id: i64) -> String {
             "{KEEP} Re-deliver the changes downstream: rebuild the affected keys from a batch read of the table (it holds this commit's values), or trigger a full compaction (CALL sys.compact with compact_strategy => 'full') so the current values are emitted as changelog, then reset affected consumers to before snapshot {append_id} (reset_consumer, reader stopped). {UPGRADE}"
         ),
         BatchImpact::Stale => format!(
-            "{KEEP} The batch view is stale too, so do not rebuild downstream from a batch read yet. First run a compaction that rewrites the affected bucket (CALL sys.compact on the table and partition, compact_strategy => 'full'): it moves snapshot {append_id}'s level-0 files up and writes their deletion vectors, after which a batch read returns the current values and the compaction's changelog carries the changes. Then re-deliver the affected keys downstream from a batch read taken after that compaction, and reset affected consumers to before snapshot {append_id} (reset_consumer, reader stopped). {UPGRADE}"
+            "{KEEP} The batch view is stale too, so do not rebuild downstream from a batch read yet. First run a compaction that rewrites the affected bucket (a full compaction of that partition: CALL sys.compact in batch mode, with compact_strategy => 'full' from Paimon 1.0): it moves snapshot {append_id}'s level-0 files up and writes their deletion vectors, after which a batch read returns the current values and the compaction's changelog carries the changes. Then re-deliver the affected keys downstream from a batch read taken after that compaction, and reset affected consumers to before snapshot {append_id} (reset_consumer, reader stopped). {UPGRADE}"
         ),
         BatchImpact::Unknown => format!(
-            "{KEEP} Whether a batch read holds the right values cannot be told, so first run a compaction that rewrites the affected bucket (CALL sys.compact on the table and partition, compact_strategy => 'full'): after it a batch read returns the current values either way. Then re-deliver the affected keys downstream from a batch read taken after that compaction, and reset affected consumers to before snapshot {append_id} (reset_consumer, reader stopped). {UPGRADE}"
+            "{KEEP} Whether a batch read holds the right values cannot be told, so first run a compaction that rewrites the affected bucket (a full compaction of that partition: CALL sys.compact in batch mode, with compact_strategy => 'full' from Paimon 1.0): after it a batch read returns the current values either way. Then re-deliver the affected keys downstream from a batch read taken after that compaction, and reset affected consumers to before snapshot {append_id} (reset_consumer, reader stopped). {UPGRADE}"
         ),
     }
 }
@@ -998,7 +998,7 @@ fn producing_evidence(mut f: Finding, ctx: &Ctx<'_>, first: i64) -> Finding {
 /// The remedy of `changelog-not-produced` for a compaction-produced changelog.
 fn compaction_remedy(o: &TableOptions) -> String {
     let full = if o.changelog_producer == ChangelogProducer::FullCompaction {
-        " For changelog-producer = full-compaction the compaction must be a full one: schedule it in the Flink writer (full-compaction.delta-commits) or run CALL sys.compact with compact_strategy => 'full'."
+        " For changelog-producer = full-compaction the compaction must be a full one: schedule it in the Flink writer (full-compaction.delta-commits) or run CALL sys.compact in batch mode (with compact_strategy => 'full' from Paimon 1.0)."
     } else {
         ""
     };

@@ -114,7 +114,7 @@ fn full_compaction_never_full(t: &Timeline) -> Option<Finding> {
                 snapshots_phrase(&appends),
                 if compacts.len() == 1 { "it" } else { "the last of them" }
             ),
-            "Run a full compaction (CALL sys.compact with compact_strategy => 'full', or schedule one in the Flink writer with full-compaction.delta-commits): it writes the changelog of everything merged since the last full compaction. Do not reset consumers past these snapshots before.",
+            "Run a full compaction (CALL sys.compact in batch mode, with compact_strategy => 'full' from Paimon 1.0, or schedule one in the Flink writer with full-compaction.delta-commits): it writes the changelog of everything merged since the last full compaction. Do not reset consumers past these snapshots before.",
         )
         .snapshot(first)
         .related(appends.iter().copied().chain(compacts.iter().copied()))
