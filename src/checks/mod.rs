@@ -1,7 +1,8 @@
 //! The recovery questions, one module per family of findings.
 //!
-//! * [`changelog`] — did a commit's changelog get lost (`lost-changelog`), is it not produced
-//!   yet (`pending-changelog`), or by writers that never compact (`changelog-not-produced`)?
+//! * [`changelog`] — did a commit's changelog get lost (`lost-changelog`)? Its uncompacted
+//!   commits go to `pending`: is their changelog not produced yet (`pending-changelog`), or by
+//!   writers that do not compact (`changelog-not-produced`)?
 //! * [`consumers`] — is each consumer's position safe (`consumer-*`)?
 //! * [`files`] — does every needed file exist, and what is left over (`dangling-reference`,
 //!   `orphan-file`, `artifact-incomplete`)?
@@ -28,6 +29,7 @@ pub mod consumers;
 pub mod files;
 pub mod integrity;
 pub mod options;
+mod pending;
 pub mod producer;
 pub mod ray;
 pub mod spark;
