@@ -65,6 +65,8 @@ pub struct LostChangelog {
     pub commit_identifier: i64,
     /// The orphan files attributed to the lost COMPACT (relative to the table root).
     pub files: Vec<String>,
+    /// What a batch read of the latest snapshot returns for its rows.
+    pub batch: BatchImpact,
 }
 
 /// What the lost-changelog check found.
@@ -691,6 +693,7 @@ fn lost(
             commit_user: g.commit_user.clone(),
             commit_identifier: g.commit_identifier,
             files: lost_files,
+            batch,
         },
         explained,
     }

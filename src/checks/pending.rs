@@ -299,3 +299,105 @@ fn pending_finding(
     .commit(user.to_string(), t.snapshot(first).map_or(0, |s| s.commit_identifier));
     producing_evidence(f, w, first)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::findings::ClockSource;
+    use crate::timeline::testkit::timeline;
+
+    const HOUR: i64 = 3_600_000;
+
+    /// The findings for a table with `options` whose snapshots are `kinds` (one writer `w`,
+    /// an hour apart), when `uncompacted` are its uncompacted APPENDs (the last one the writer's
+    /// last commit).
+    fn judge(options: &[(&str, &str)], kinds: &[&str], uncompacted: &[i64]) -> Vec<Finding> {
+        let snaps: Vec<_> = kinds
+            .iter()
+            .zip(1..)
+            .map(|(k, i)| (i, *k, "w", i, i * HOUR))
+            .collect();
+        let t = timeline(options, &snaps, &[]);
+        let clock = Clock {
+            now_millis: (kinds.len() as i64 + 1) * HOUR,
+            source: ClockSource::Given,
+            zip_time_offset_minutes: None,
+        };
+        let mut by_user: BTreeMap<&str, Vec<i64>> = BTreeMap::new();
+        by_user.insert("w", t.snapshots.keys().copied().collect());
+        let w = Writers {
+            t: &t,
+            clock: &clock,
+            by_user: &by_user,
+            no_data_dirs: false,
+        };
+        let last = uncompacted.last().copied();
+        let mut pending = BTreeMap::new();
+        pending.insert(
+            "w",
+            uncompacted
+                .iter()
+                .map(|id| (*id, Some(*id) == last))
+                .collect(),
+        );
+        findings(&w, pending)
+    }
+
+    fn codes(f: &[Finding]) -> Vec<Code> {
+        f.iter().map(|f| f.code).collect()
+    }
+
+    #[test]
+    fn a_lookup_history_without_compaction_is_not_produced_from_the_second_append() {
+        let lookup = [("changelog-producer", "lookup")];
+        let one = judge(&lookup, &["APPEND"], &[1]);
+        assert_eq!(codes(&one), [Code::PendingChangelog]);
+        assert!(one[0].message.contains("cannot tell"), "{}", one[0].message);
+        let two = judge(&lookup, &["APPEND", "APPEND"], &[1, 2]);
+        assert_eq!(codes(&two), [Code::ChangelogNotProduced]);
+        assert_eq!(two[0].severity, Severity::Warning);
+        assert_eq!(two[0].related_snapshots, [1, 2]);
+    }
+
+    #[test]
+    fn a_full_compaction_schedule_allows_delta_commits_appends() {
+        let opts = [
+            ("changelog-producer", "full-compaction"),
+            ("full-compaction.delta-commits", "3"),
+        ];
+        let three = judge(&opts, &["APPEND"; 3], &[1, 2, 3]);
+        assert_eq!(codes(&three), [Code::PendingChangelog]);
+        let four = judge(&opts, &["APPEND"; 4], &[1, 2, 3, 4]);
+        assert_eq!(codes(&four), [Code::ChangelogNotProduced]);
+        assert!(four[0]
+            .evidence
+            .iter()
+            .any(|e| e.contains("full-compaction.delta-commits = 3")));
+    }
+
+    #[test]
+    fn asynchronous_lookup_compaction_never_says_not_produced() {
+        let opts = [
+            ("changelog-producer", "lookup"),
+            ("changelog-producer.lookup-wait", "false"),
+        ];
+        let f = judge(&opts, &["APPEND"; 4], &[1, 2, 3, 4]);
+        assert_eq!(codes(&f), [Code::PendingChangelog]);
+    }
+
+    #[test]
+    fn write_only_writers_produce_nothing_from_the_first_append() {
+        let opts = [("changelog-producer", "lookup"), ("write-only", "true")];
+        let f = judge(&opts, &["APPEND"], &[1]);
+        assert_eq!(codes(&f), [Code::ChangelogNotProduced]);
+    }
+
+    #[test]
+    fn a_writer_that_compacted_before_stays_pending() {
+        let lookup = [("changelog-producer", "lookup")];
+        let f = judge(&lookup, &["APPEND", "COMPACT", "APPEND", "APPEND"], &[3, 4]);
+        assert_eq!(codes(&f), [Code::PendingChangelog]);
+        assert!(!f[0].message.contains("cannot tell"), "{}", f[0].message);
+        assert_eq!(f[0].severity, Severity::Warning, "the writer's last commit");
+    }
+}
