@@ -296,6 +296,10 @@ fn full_compaction_with_no_full_compaction_names_every_uncompacted_snapshot() {
     assert_eq!(ids(f), vec![4, 5, 6], "{f}");
     assert_eq!(f["severity"], "warning", "the writer stopped: {f}");
     assert!(texts(f).contains("full-compaction.delta-commits"), "{f}");
+    assert!(
+        texts(f).contains("snapshot 7 is the COMPACT of snapshot 6's commit"),
+        "{f}"
+    );
 
     // F4: j10's writer never compacted: not produced
     let r = json_report("j10_option_family");

@@ -297,7 +297,30 @@ fn pending_finding(
     .snapshot(first)
     .related(snapshot_ids.iter().copied())
     .commit(user.to_string(), t.snapshot(first).map_or(0, |s| s.commit_identifier));
+    let f = left_by_own_compact(f, t, &snapshot_ids);
     producing_evidence(f, w, first)
+}
+
+/// One line per uncompacted APPEND whose own COMPACT (same user and identifier) exists but left
+/// its level-0 files at level 0 (§4.9).
+fn left_by_own_compact(mut f: Finding, t: &Timeline, appends: &[i64]) -> Finding {
+    for &id in appends {
+        let Some(a) = t.snapshot(id) else {
+            continue;
+        };
+        let compact = t.snapshots.range(id.saturating_add(1)..).find(|(_, s)| {
+            s.snapshot.commit_kind == CommitKind::Compact
+                && s.snapshot.commit_user == a.commit_user
+                && s.snapshot.commit_identifier == a.commit_identifier
+        });
+        if let Some((cid, _)) = compact {
+            f = f.evidence(format!(
+                "snapshot {cid} is the COMPACT of snapshot {id}'s commit (identifier {}), but it left snapshot {id}'s level-0 files at level 0: that compaction merged other files",
+                a.commit_identifier
+            ));
+        }
+    }
+    f
 }
 
 #[cfg(test)]
