@@ -254,6 +254,7 @@ fn scenarios_report_what_they_were_made_to_show() {
     for code in [
         "lost-changelog",
         "pending-changelog",
+        "changelog-not-produced",
         "consumer-ahead",
         "consumer-stale",
         "consumer-unreadable",

@@ -5,8 +5,11 @@
 //! With `changelog-producer` = `lookup` or `full-compaction` the changelog lives in the COMPACT
 //! half (§4.3). If the process dies, or the COMPACT fails its conflict check, after the APPEND is
 //! durable, recovery (`filterCommitted`) drops the whole committable because the identifier is
-//! already present (§4.5): the batch view is right, but the changelog files are never committed
-//! and stay on disk unreferenced, and streaming readers never receive those changes.
+//! already present (§4.5): the changelog files are never committed and stay on disk
+//! unreferenced, and streaming readers never receive those changes. What a batch read returns
+//! depends on the table: without deletion vectors it merges the APPEND's level-0 files and is
+//! current; with deletion vectors (or `first-row`) it skips level 0 and is stale until a later
+//! compaction moves them (§3.8, §4.8). The finding states both as its `impact`.
 //!
 //! An APPEND without a COMPACT is often healthy (compaction every N commits, `lookup-wait=false`,
 //! write-only writers with a separate compaction job), so absence alone proves nothing. A
@@ -20,15 +23,20 @@
 //!    COMPACT (its DELETE of the APPEND's level-0 files, its changelog files);
 //! 3. a `.snapshot-N.<uuid>.tmp` holding the COMPACT of that identifier.
 //!
-//! Without such evidence, level-0 files of the APPEND that no later snapshot compacted are
-//! `pending-changelog`: the changelog has not been produced yet (a warning when the writer's last
-//! commit was that APPEND, i.e. nobody is left to compact them). The finding also says whether a
-//! later compaction of the same bucket produced changelog again (partial loss: the intermediate
-//! versions are gone) or nothing did.
+//! Once proven, the finding also claims the lost COMPACT's manifests and, with deletion vectors,
+//! its unreferenced index manifest and deletion-vector index files written in the commit window
+//! for the APPEND's buckets (§4.8), so they are not reported again as plain orphans.
+//!
+//! Without such evidence, level-0 files of the APPEND that no later snapshot compacted (or that
+//! its own COMPACT left at level 0) are not compacted yet; what that means depends on the
+//! history (§4.9) and is judged in [`super::pending`] (`pending-changelog` or
+//! `changelog-not-produced`). The
+//! `lost-changelog` finding also says whether a later compaction of the same bucket produced
+//! changelog again (partial loss: the intermediate versions are gone) or nothing did.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
-use crate::findings::{Clock, Code, Finding, Severity};
+use crate::findings::{BatchImpact, ChangelogImpact, Clock, Code, Finding, Impact, Severity};
 use crate::paimon::manifest::FileKind;
 use crate::paimon::snapshot::{CommitKind, Snapshot};
 use crate::source::FileTime;
@@ -57,6 +65,8 @@ pub struct LostChangelog {
     pub commit_identifier: i64,
     /// The orphan files attributed to the lost COMPACT (relative to the table root).
     pub files: Vec<String>,
+    /// What a batch read of the latest snapshot returns for its rows.
+    pub batch: BatchImpact,
 }
 
 /// What the lost-changelog check found.
@@ -132,7 +142,14 @@ pub fn check(
                 .push((append, writers_last)),
         }
     }
-    out.findings.extend(pending_findings(&ctx, pending));
+    let writers = super::pending::Writers {
+        t,
+        clock,
+        by_user: &ctx.by_user,
+        no_data_dirs: root.is_some_and(|r| !r.has_data_dirs),
+    };
+    out.findings
+        .extend(super::pending::findings(&writers, pending));
     out
 }
 
@@ -189,12 +206,15 @@ fn judge_commit(ctx: &Ctx<'_>, g: &CommitGroup, explained: &HashSet<String>) -> 
     let Some(append_id) = g.append() else {
         return CommitVerdict::Nothing;
     };
-    if g.compacts().next().is_some() {
-        return CommitVerdict::Nothing;
-    }
     let Some(append) = t.snapshot(append_id) else {
         return CommitVerdict::Nothing;
     };
+    if let Some(last) = g.compacts().last() {
+        if append.commit_kind != CommitKind::Append {
+            return CommitVerdict::Nothing;
+        }
+        return compacted_but_left_level0(ctx, g, append_id, last);
+    }
     let own_next = ctx
         .by_user
         .get(g.commit_user.as_str())
@@ -231,6 +251,9 @@ fn judge_commit(ctx: &Ctx<'_>, g: &CommitGroup, explained: &HashSet<String>) -> 
     ghost_evidence(ctx, &a, &mut evidence);
     temp_evidence(ctx, &a, &mut evidence);
     let proven = evidence.orphan_changelog || !evidence.ghost_changelog.is_empty() || evidence.temp;
+    if proven {
+        index_evidence(ctx, &a, explained, &mut evidence);
+    }
 
     let still_live = ctx.branch.and_then(|b| {
         if a.added.is_empty() {
@@ -240,7 +263,15 @@ fn judge_commit(ctx: &Ctx<'_>, g: &CommitGroup, explained: &HashSet<String>) -> 
     });
     let writers_last = own_next.is_none();
     if proven {
-        CommitVerdict::Lost(lost(ctx, &a, evidence, still_live))
+        let at_level0 = ctx.branch.and_then(|b| {
+            let known: Vec<bool> = a
+                .added
+                .iter()
+                .map(|e| live_at_level0(b, e))
+                .collect::<Option<Vec<bool>>>()?;
+            (!known.is_empty()).then(|| known.contains(&true))
+        });
+        CommitVerdict::Lost(lost(ctx, &a, evidence, still_live, at_level0))
     } else if still_live == Some(true) || (ctx.branch.is_none() && writers_last) {
         CommitVerdict::Pending {
             append: append_id,
@@ -249,6 +280,52 @@ fn judge_commit(ctx: &Ctx<'_>, g: &CommitGroup, explained: &HashSet<String>) -> 
     } else {
         CommitVerdict::Nothing
     }
+}
+
+/// A commit with a COMPACT half whose compaction left some of the APPEND's level-0 files live
+/// in the latest snapshot (a `full-compaction` table's automatic compaction that merged only
+/// older files, a lookup bucket compacted later): no changelog exists for them yet, so they
+/// are pending like an APPEND without a COMPACT (`paimon-format.md` §4.3, §4.9).
+fn compacted_but_left_level0(
+    ctx: &Ctx<'_>,
+    g: &CommitGroup,
+    append_id: i64,
+    last_compact: i64,
+) -> CommitVerdict {
+    let Some(b) = ctx.branch else {
+        return CommitVerdict::Nothing;
+    };
+    let Some(files) = b.snapshots.get(&append_id) else {
+        return CommitVerdict::Nothing;
+    };
+    let left = files
+        .added()
+        .filter(|e| e.file.level == 0)
+        .any(|e| live_at_level0(b, e) == Some(true));
+    if !left {
+        return CommitVerdict::Nothing;
+    }
+    let writers_last = ctx
+        .by_user
+        .get(g.commit_user.as_str())
+        .is_none_or(|ids| ids.iter().all(|&id| id <= last_compact));
+    CommitVerdict::Pending {
+        append: append_id,
+        writers_last,
+    }
+}
+
+/// Whether the level-0 file `e` is still live **at level 0** in the branch's latest snapshot
+/// (a compaction may upgrade a file to a higher level under the same name), if that is known.
+fn live_at_level0(b: &BranchFiles, e: &EntryRef) -> Option<bool> {
+    b.live_latest.as_ref().map(|live| {
+        live.iter().any(|l| {
+            l.file.file_name == e.file.file_name
+                && l.bucket == e.bucket
+                && l.partition == e.partition
+                && l.file.level == 0
+        })
+    })
 }
 
 /// `artifact-incomplete` when an unreadable snapshot between this APPEND and the writer's next
@@ -313,29 +390,8 @@ struct Evidence {
 /// buckets within the commit's time window (after the writer's previous snapshot, before its
 /// next).
 fn orphan_evidence(ctx: &Ctx<'_>, a: &Append<'_>, explained: &HashSet<String>, ev: &mut Evidence) {
-    let (t, g, append_id) = (ctx.t, a.g, a.id);
-    let offset = ctx.clock.zip_time_offset_minutes;
-    let own = ctx
-        .by_user
-        .get(g.commit_user.as_str())
-        .cloned()
-        .unwrap_or_default();
-    let prev_time = own
-        .iter()
-        .rev()
-        .find(|&&id| id < append_id)
-        .and_then(|&id| t.snapshot(id))
-        .map(|s| s.time_millis);
-    let next_time = a
-        .own_next
-        .and_then(|id| t.snapshot(id))
-        .map_or(ctx.clock.now_millis, |s| s.time_millis);
-    let in_window = |m: Option<FileTime>| {
-        m.map(|m| m.to_utc_millis(offset)).is_some_and(|ms| {
-            prev_time.is_none_or(|p| ms + TIME_TOLERANCE_MS >= p)
-                && ms <= next_time + TIME_TOLERANCE_MS
-        })
-    };
+    let t = ctx.t;
+    let win = window(ctx, a);
     let table_root = t.location.root.as_str();
     let dirs: BTreeSet<String> = a
         .added
@@ -354,7 +410,7 @@ fn orphan_evidence(ctx: &Ctx<'_>, a: &Append<'_>, explained: &HashSet<String>, e
         let (dir, name) = split_parent(&o.relative);
         let same_writer = writer_uuid(name).is_some_and(|u| uuids.contains(u));
         let same_dir = dirs.contains(dir);
-        let timed = in_window(o.modified);
+        let timed = in_window(ctx, win, o.modified);
         let tied = same_writer || (same_dir && timed);
         if !tied {
             continue;
@@ -442,9 +498,103 @@ fn ghost_evidence(ctx: &Ctx<'_>, a: &Append<'_>, ev: &mut Evidence) {
         for e in changelog {
             ev.ghost_changelog.push(e.file.file_name.clone());
         }
-        for l in &ghost.lists {
+        for l in ghost.lists.iter().chain(&ghost.manifests) {
             ev.files.push(l.clone());
         }
+        if !ghost.manifests.is_empty() {
+            ev.lines.push(format!(
+                "their manifest{} {} (referenced by no published list) hold{} the unpublished commit's file changes",
+                if ghost.manifests.len() == 1 { "" } else { "s" },
+                ghost.manifests.join(", "),
+                if ghost.manifests.len() == 1 { "s" } else { "" }
+            ));
+        }
+    }
+}
+
+/// The commit window of an APPEND: from its writer's previous snapshot to its writer's next
+/// (or the report's clock), in commit time.
+fn window(ctx: &Ctx<'_>, a: &Append<'_>) -> (Option<i64>, i64) {
+    let t = ctx.t;
+    let prev_time = ctx
+        .by_user
+        .get(a.g.commit_user.as_str())
+        .and_then(|own| own.iter().rev().find(|&&id| id < a.id).copied())
+        .and_then(|id| t.snapshot(id))
+        .map(|s| s.time_millis);
+    let next_time = a
+        .own_next
+        .and_then(|id| t.snapshot(id))
+        .map_or(ctx.clock.now_millis, |s| s.time_millis);
+    (prev_time, next_time)
+}
+
+/// Whether a file modified at `m` lies in the commit window (zip-time tolerance either side).
+fn in_window(ctx: &Ctx<'_>, (prev, next): (Option<i64>, i64), m: Option<FileTime>) -> bool {
+    m.map(|m| m.to_utc_millis(ctx.clock.zip_time_offset_minutes))
+        .is_some_and(|ms| {
+            prev.is_none_or(|p| ms + TIME_TOLERANCE_MS >= p) && ms <= next + TIME_TOLERANCE_MS
+        })
+}
+
+/// The deletion vectors of a lost COMPACT (for a commit already proven lost): an index manifest
+/// nothing references, written in the commit window, that adds a deletion-vector index file for
+/// a bucket the APPEND wrote to, where that index file is unreferenced too. The COMPACT half is
+/// the commit that carries new deletion vectors (`paimon-format.md` §4.2, §4.8); the index
+/// manifest, the index files it adds and that nothing else references are the lost COMPACT's.
+fn index_evidence(ctx: &Ctx<'_>, a: &Append<'_>, explained: &HashSet<String>, ev: &mut Evidence) {
+    let Some(r) = ctx.root else {
+        return;
+    };
+    let win = window(ctx, a);
+    let buckets: BTreeSet<(&[u8], i32)> = a
+        .added
+        .iter()
+        .map(|e| (e.partition.as_slice(), e.bucket))
+        .collect();
+    for im in &r.orphan_index_manifests {
+        if explained.contains(&im.relative)
+            || ctx.unknowable.owner(im.modified).is_some()
+            || !in_window(ctx, win, im.modified)
+        {
+            continue;
+        }
+        let mut index_files = Vec::new();
+        let mut vectors = Vec::new();
+        for e in im.entries.iter() {
+            if e.kind != FileKind::Add
+                || e.index_type != "DELETION_VECTORS"
+                || !buckets.contains(&(e.partition.as_slice(), e.bucket))
+            {
+                continue;
+            }
+            let Some(o) = ctx.orphans.iter().find(|o| {
+                split_parent(&o.relative).1 == e.file_name && !explained.contains(&o.relative)
+            }) else {
+                continue; // a live index file the new manifest only carries over
+            };
+            index_files.push(o.relative.clone());
+            for v in e.deletion_vector_ranges.iter().flatten() {
+                vectors.push(v.data_file.clone());
+            }
+        }
+        if index_files.is_empty() {
+            continue;
+        }
+        ev.lines.push(format!(
+            "unreferenced index manifest {} (written in the commit window) adds deletion-vector index file{} {} for the APPEND's bucket{}, which nothing references: the deletion vectors of the lost COMPACT{}",
+            im.relative,
+            if index_files.len() == 1 { "" } else { "s" },
+            index_files.join(", "),
+            if buckets.len() == 1 { "" } else { "s" },
+            if vectors.is_empty() {
+                String::new()
+            } else {
+                format!(" (they mark rows of {} as deleted)", vectors.join(", "))
+            }
+        ));
+        ev.files.push(im.relative.clone());
+        ev.files.extend(index_files);
     }
 }
 
@@ -470,7 +620,13 @@ fn temp_evidence(ctx: &Ctx<'_>, a: &Append<'_>, ev: &mut Evidence) {
 }
 
 /// The `lost-changelog` finding of a commit whose evidence is proven.
-fn lost(ctx: &Ctx<'_>, a: &Append<'_>, ev: Evidence, still_live: Option<bool>) -> Lost {
+fn lost(
+    ctx: &Ctx<'_>,
+    a: &Append<'_>,
+    ev: Evidence,
+    still_live: Option<bool>,
+    at_level0: Option<bool>,
+) -> Lost {
     let (t, g, append_id, added) = (ctx.t, a.g, a.id, &a.added);
     let producer = &t.options.changelog_producer;
     let append = a.snapshot;
@@ -480,24 +636,29 @@ fn lost(ctx: &Ctx<'_>, a: &Append<'_>, ev: Evidence, still_live: Option<bool>) -
         ghost_changelog,
         ..
     } = ev;
+    let (batch, batch_line) = batch_impact(t, a, at_level0);
+    let rows = rows_phrase(added, append.delta_record_count);
     let mut f = Finding::new(
-                Code::LostChangelog,
-                Severity::Error,
-                format!(
-                    "Snapshot {append_id} (APPEND, user {}, identifier {}) is durable but its COMPACT half never was: the changelog for its {} was not committed, and streaming readers will never receive it.",
-                    g.commit_user,
-                    display_identifier(g.commit_identifier),
-                    rows_phrase(added, append.delta_record_count)
-                ),
-                "Do not run remove_orphan_files (it would delete the evidence). Re-deliver the changes downstream: \
-                 rebuild the affected keys from a batch read of the table (it holds the right values), or \
-                 trigger a full compaction (CALL sys.compact with compact_strategy => 'full') so the current \
-                 values are emitted as changelog, then reset affected consumers to before this snapshot \
-                 (reset_consumer, reader stopped). Upgrade to a Paimon whose recovery handles incomplete \
-                 APPEND/COMPACT pairs (apache/paimon#5796 for Flink lookup, 1.3+).",
-            )
-            .snapshot(append_id)
-            .commit(g.commit_user.clone(), g.commit_identifier);
+        Code::LostChangelog,
+        Severity::Error,
+        format!(
+            "Snapshot {append_id} (APPEND, user {}, identifier {}) is durable but its COMPACT half never was: the changelog for its {rows} was not committed, and streaming readers will never receive it; {}.",
+            g.commit_user,
+            display_identifier(g.commit_identifier),
+            match batch {
+                BatchImpact::Stale => "a batch read of the latest snapshot is stale too: it still returns the values from before this commit",
+                BatchImpact::Current => "a batch read of the latest snapshot holds its values",
+                BatchImpact::Unknown => "whether a batch read of the latest snapshot holds its values cannot be told",
+            }
+        ),
+        lost_remedy(batch, append_id),
+    )
+    .snapshot(append_id)
+    .commit(g.commit_user.clone(), g.commit_identifier)
+    .impact(Impact {
+        changelog: ChangelogImpact::Lost,
+        batch,
+    });
     f = f.evidence(format!(
                 "no COMPACT snapshot carries user {} and identifier {}; changelog-producer = {}, so this commit's changelog belonged in its COMPACT half",
                 g.commit_user,
@@ -519,6 +680,7 @@ fn lost(ctx: &Ctx<'_>, a: &Append<'_>, ev: Evidence, still_live: Option<bool>) -
     for line in evidence {
         f = f.evidence(line);
     }
+    f = f.evidence(batch_line);
     f = writer_evidence(f, t, a);
     f = later_compaction_evidence(f, ctx.branch, a, still_live);
     f = ghost_changelog_evidence(f, ctx, &ghost_changelog, &mut lost_files);
@@ -531,8 +693,80 @@ fn lost(ctx: &Ctx<'_>, a: &Append<'_>, ev: Evidence, still_live: Option<bool>) -
             commit_user: g.commit_user.clone(),
             commit_identifier: g.commit_identifier,
             files: lost_files,
+            batch,
         },
         explained,
+    }
+}
+
+/// What a batch read of the latest snapshot returns for a lost commit's rows, and why: with
+/// deletion vectors (or `merge-engine = first-row`) a batch scan of a primary-key table skips
+/// level-0 files (`paimon-format.md` §3.8), and the lost COMPACT is what would have moved the
+/// APPEND's level-0 files up and written the deletion vectors hiding the old rows (§4.8); so
+/// the batch view is stale while those files are still at level 0 in the latest snapshot, and
+/// current once a later compaction moved them. Without either option a batch read merges
+/// level-0 files and holds the commit's values.
+fn batch_impact(t: &Timeline, a: &Append<'_>, at_level0: Option<bool>) -> (BatchImpact, String) {
+    let Some(schema) = t.latest_schema() else {
+        return (
+            BatchImpact::Unknown,
+            "the table's schema could not be read, so whether its batch reads skip level-0 files (deletion vectors, first-row) cannot be told".to_string(),
+        );
+    };
+    let first_row = schema
+        .options
+        .get("merge-engine")
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("first-row"));
+    let dv = t.options.deletion_vectors;
+    if schema.primary_keys.is_empty() || !(dv || first_row) {
+        return (
+            BatchImpact::Current,
+            "batch reads of this table merge level-0 files (no deletion vectors, merge-engine is not first-row), so a batch read of the latest snapshot returns this commit's values".to_string(),
+        );
+    }
+    let why = if dv {
+        "deletion-vectors.enabled = true"
+    } else {
+        "merge-engine = first-row"
+    };
+    let id = a.id;
+    match at_level0 {
+        Some(true) => (
+            BatchImpact::Stale,
+            format!(
+                "{why}: a batch read skips level-0 files until they are compacted, and snapshot {id}'s level-0 files are still at level 0 in the latest snapshot, so a batch read returns the values from before this commit (the lost COMPACT would have compacted them{})",
+                if dv { " and written the deletion vectors hiding the old rows" } else { "" }
+            ),
+        ),
+        Some(false) => (
+            BatchImpact::Current,
+            format!(
+                "{why}: a batch read skips level-0 files, but snapshot {id}'s are no longer at level 0 in the latest snapshot (a later compaction moved them up), so a batch read returns their values"
+            ),
+        ),
+        None => (
+            BatchImpact::Unknown,
+            format!(
+                "{why}: a batch read skips level-0 files until they are compacted, and whether snapshot {id}'s level-0 files are still at level 0 in the latest snapshot cannot be told (its files could not be resolved)"
+            ),
+        ),
+    }
+}
+
+/// The remedy of a `lost-changelog` finding, for what a batch read returns (§6.2).
+fn lost_remedy(batch: BatchImpact, append_id: i64) -> String {
+    const KEEP: &str = "Do not run remove_orphan_files (it would delete the evidence).";
+    const UPGRADE: &str = "Upgrade to a Paimon whose recovery handles incomplete APPEND/COMPACT pairs (apache/paimon#5796 for Flink lookup, 1.3+).";
+    match batch {
+        BatchImpact::Current => format!(
+            "{KEEP} Re-deliver the changes downstream: rebuild the affected keys from a batch read of the table (it holds this commit's values), or trigger a full compaction (CALL sys.compact with compact_strategy => 'full') so the current values are emitted as changelog, then reset affected consumers to before snapshot {append_id} (reset_consumer, reader stopped). {UPGRADE}"
+        ),
+        BatchImpact::Stale => format!(
+            "{KEEP} The batch view is stale too, so do not rebuild downstream from a batch read yet. First run a compaction that rewrites the affected bucket (a full compaction of that partition: CALL sys.compact in batch mode, with compact_strategy => 'full' from Paimon 1.0): it moves snapshot {append_id}'s level-0 files up and writes their deletion vectors, after which a batch read returns the current values and the compaction's changelog carries the changes. Then re-deliver the affected keys downstream from a batch read taken after that compaction, and reset affected consumers to before snapshot {append_id} (reset_consumer, reader stopped). {UPGRADE}"
+        ),
+        BatchImpact::Unknown => format!(
+            "{KEEP} Whether a batch read holds the right values cannot be told, so first run a compaction that rewrites the affected bucket (a full compaction of that partition: CALL sys.compact in batch mode, with compact_strategy => 'full' from Paimon 1.0): after it a batch read returns the current values either way. Then re-deliver the affected keys downstream from a batch read taken after that compaction, and reset affected consumers to before snapshot {append_id} (reset_consumer, reader stopped). {UPGRADE}"
+        ),
     }
 }
 
@@ -642,83 +876,6 @@ fn later_compaction_evidence(
         }
     }
     f
-}
-
-/// `pending-changelog` per commit user whose APPENDs are not compacted yet; or, when the
-/// artifact holds no data directories, one `artifact-incomplete` instead (nothing can be
-/// proven either way).
-fn pending_findings(ctx: &Ctx<'_>, pending: BTreeMap<&str, Vec<(i64, bool)>>) -> Vec<Finding> {
-    let (t, clock) = (ctx.t, ctx.clock);
-    let producer = &t.options.changelog_producer;
-    let mut out = Vec::new();
-    if ctx.root.is_some_and(|r| !r.has_data_dirs) && !pending.is_empty() {
-        let ids: Vec<i64> = pending.values().flatten().map(|(id, _)| *id).collect();
-        out.push(
-            Finding::new(
-                Code::ArtifactIncomplete,
-                Severity::Warning,
-                format!(
-                    "The artifact holds no data directories (bucket-*), so whether the changelog of snapshot{} {} was lost cannot be proven either way.",
-                    if ids.len() == 1 { "" } else { "s" },
-                    ids.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
-                ),
-                "Capture the whole table directory (all bucket-* directories, manifest/, snapshot/) in the artifact and run the check again.",
-            )
-            .snapshot(ids.first().copied().unwrap_or(0))
-            .related(ids.iter().copied()),
-        );
-        return out;
-    }
-    for (user, ids) in pending {
-        let writer_stopped = ids.iter().any(|(_, last)| *last);
-        let snapshot_ids: Vec<i64> = ids.iter().map(|(id, _)| *id).collect();
-        let first = snapshot_ids.first().copied().unwrap_or(0);
-        let oldest_time = t.snapshot(first).map(|s| s.time_millis);
-        let waited = oldest_time.map(|ts| clock.now_millis.saturating_sub(ts));
-        let long_wait = waited.is_some_and(|w| w > t.options.snapshot_time_retained_millis);
-        let severity = if writer_stopped || long_wait {
-            Severity::Warning
-        } else {
-            Severity::Info
-        };
-        let list = snapshot_ids
-            .iter()
-            .map(i64::to_string)
-            .collect::<Vec<_>>()
-            .join(", ");
-        let mut f = Finding::new(
-            Code::PendingChangelog,
-            severity,
-            format!(
-                "The level-0 files of snapshot{} {list} (user {user}) have not been compacted yet, so their changelog has not been produced; nothing shows it was lost{}.",
-                if snapshot_ids.len() == 1 { "" } else { "s" },
-                if writer_stopped {
-                    ", but the writer's last commit is among them: unless a writer or compaction job runs again, streaming readers will not see these changes"
-                } else {
-                    ""
-                }
-            ),
-            "Make sure a writer (or a dedicated compaction job: CALL sys.compact) runs on this table so the changelog is produced; with write-only writers, schedule the compaction job. Do not reset consumers past these snapshots until it has.",
-        )
-        .snapshot(first)
-        .related(snapshot_ids.iter().copied())
-        .commit(user.to_string(), t.snapshot(first).map_or(0, |s| s.commit_identifier))
-        .evidence(format!(
-            "changelog-producer = {}: changelog is written when level-0 files are compacted",
-            producer.as_str()
-        ));
-        if let Some(w) = waited {
-            f = f.evidence(format!(
-                "the oldest of them was committed {} before the report's clock",
-                crate::time::format_duration(w)
-            ));
-        }
-        if t.options.write_only {
-            f = f.evidence("write-only = true: this writer never compacts".to_string());
-        }
-        out.push(f);
-    }
-    out
 }
 
 fn tie_reason(same_writer: bool, timed: bool) -> &'static str {

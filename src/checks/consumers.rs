@@ -24,7 +24,7 @@
 
 use crate::error::Error;
 use crate::findings::{
-    Clock, Code, ConsumerReport, ConsumerVerdict, ExpirationFence, Finding, Severity,
+    BatchImpact, Clock, Code, ConsumerReport, ConsumerVerdict, ExpirationFence, Finding, Severity,
 };
 use crate::timeline::{ConsumerFile, Timeline};
 
@@ -254,25 +254,19 @@ fn around_lost_changelog(j: &Judging<'_>, lost: &[LostChangelog], out: &mut Outc
         if lc.snapshot < next {
             out.verdicts.push(ConsumerVerdict::PastLostChangelog);
             out.findings.push(
-                    j.base(Finding::new(
-                        Code::ConsumerPastLostChangelog,
-                        Severity::Error,
-                        format!(
-                            "Consumer {} has moved past snapshot {}, whose changelog was lost: it \
+                j.base(Finding::new(
+                    Code::ConsumerPastLostChangelog,
+                    Severity::Error,
+                    format!(
+                        "Consumer {} has moved past snapshot {}, whose changelog was lost: it \
                              believes it consumed those changes but never received them.",
-                            c.id, lc.snapshot
-                        ),
-                        format!(
-                            "Re-deliver the lost changes downstream: rebuild the affected keys from a \
-                             batch read of the table (it has the right values), or reset this consumer \
-                             to a snapshot before {} once the changelog has been re-produced (e.g. by a \
-                             full compaction) — stop the reader first.",
-                            lc.snapshot
-                        ),
-                    ))
-                    .snapshot(lc.snapshot)
-                    .commit(lc.commit_user.clone(), lc.commit_identifier),
-                );
+                        c.id, lc.snapshot
+                    ),
+                    past_lost_remedy(lc),
+                ))
+                .snapshot(lc.snapshot)
+                .commit(lc.commit_user.clone(), lc.commit_identifier),
+            );
         } else {
             out.findings.push(
                 j.base(Finding::new(
@@ -290,6 +284,33 @@ fn around_lost_changelog(j: &Judging<'_>, lost: &[LostChangelog], out: &mut Outc
                 .commit(lc.commit_user.clone(), lc.commit_identifier),
             );
         }
+    }
+}
+
+/// The remedy of `consumer-past-lost-changelog`, for what a batch read returns (`stale` with
+/// deletion vectors while the lost commit's level-0 files are uncompacted, `paimon-format.md`
+/// §4.8).
+fn past_lost_remedy(lc: &LostChangelog) -> String {
+    match lc.batch {
+        BatchImpact::Current => format!(
+            "Re-deliver the lost changes downstream: rebuild the affected keys from a batch read \
+             of the table (it has this commit's values), or reset this consumer to a snapshot \
+             before {} once the changelog has been re-produced (e.g. by a full compaction) — stop \
+             the reader first.",
+            lc.snapshot
+        ),
+        BatchImpact::Stale | BatchImpact::Unknown => format!(
+            "A batch read of the table {} this commit's values yet: first run a full compaction \
+             of the affected bucket (see the lost-changelog finding), then rebuild the affected \
+             keys downstream from a batch read taken after it, or reset this consumer to a \
+             snapshot before {} — stop the reader first.",
+            if lc.batch == BatchImpact::Stale {
+                "does not hold"
+            } else {
+                "may not hold"
+            },
+            lc.snapshot
+        ),
     }
 }
 
@@ -468,12 +489,38 @@ mod tests {
             commit_user: "w".into(),
             commit_identifier: 4,
             files: vec![],
+            batch: BatchImpact::Current,
         }];
         let (r, _) = judge(&t, &clock(7 * HOUR), &lost);
         let v = |id: &str| r.iter().find(|x| x.id == id).unwrap().verdict;
         assert_eq!(v("past"), ConsumerVerdict::PastLostChangelog);
         assert_eq!(v("before"), ConsumerVerdict::Safe);
         assert_eq!(v("at"), ConsumerVerdict::Safe);
+    }
+
+    #[test]
+    fn a_stale_batch_view_is_not_the_source_of_a_rebuild() {
+        let snaps: Vec<_> = (1..=6).map(|i| (i, "APPEND", "w", i, i * HOUR)).collect();
+        let t = timeline(&[], &snaps, &[("past", 5)]);
+        let remedy = |batch| {
+            let lost = [LostChangelog {
+                snapshot: 4,
+                commit_user: "w".into(),
+                commit_identifier: 4,
+                files: vec![],
+                batch,
+            }];
+            let (_, f) = judge(&t, &clock(7 * HOUR), &lost);
+            f.into_iter()
+                .find(|f| f.code == Code::ConsumerPastLostChangelog)
+                .unwrap()
+                .remedy
+        };
+        assert!(remedy(BatchImpact::Current).contains("it has this commit's values"));
+        let stale = remedy(BatchImpact::Stale);
+        assert!(stale.contains("does not hold") && stale.contains("full compaction"));
+        assert!(!stale.contains("it has this commit's values"));
+        assert!(remedy(BatchImpact::Unknown).contains("may not hold"));
     }
 
     #[test]

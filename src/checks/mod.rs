@@ -1,7 +1,8 @@
 //! The recovery questions, one module per family of findings.
 //!
-//! * [`changelog`] — did a commit's changelog get lost (`lost-changelog`,
-//!   `pending-changelog`)?
+//! * [`changelog`] — did a commit's changelog get lost (`lost-changelog`)? Its uncompacted
+//!   commits go to `pending`: is their changelog not produced yet (`pending-changelog`), or by
+//!   writers that do not compact (`changelog-not-produced`)?
 //! * [`consumers`] — is each consumer's position safe (`consumer-*`)?
 //! * [`dangling`] — which needed files are missing, and which of them Paimon deleted on
 //!   purpose (`dangling-reference`)?
@@ -10,6 +11,9 @@
 //! * [`integrity`] — is the snapshot history complete (`snapshot-gap`, `hint-mismatch`,
 //!   `snapshot-temp-file`, `unreadable-file`)?
 //! * [`options`] — is the table configured so recovery can lose data (`risky-options`)?
+//! * [`producer`] — does the changelog producer over the history leave streaming readers with
+//!   less than batch readers (`changelog-not-produced` for `input`,
+//!   `changelog-producer-changed`)?
 //! * [`spark`] — can a Spark streaming query recover from its checkpoint (`spark-*`,
 //!   `consumer-*-of-checkpoint`)? Judges the checkpoints [`crate::spark::load`] loaded.
 //! * [`ray`] — did a Ray Data checkpoint mark rows done that no snapshot holds
@@ -28,6 +32,8 @@ pub mod dangling;
 pub mod files;
 pub mod integrity;
 pub mod options;
+mod pending;
+pub mod producer;
 pub mod ray;
 pub mod spark;
 
@@ -212,6 +218,7 @@ fn judge_timeline(
     findings.extend(integrity::half_created_branch(t));
     findings.extend(integrity::hint_mismatches(t));
     findings.extend(options::risky_options(t));
+    findings.extend(producer::judge(t));
     let (consumers, consumer_findings) = consumers::judge(t, clock, &changelog.lost);
     findings.extend(consumer_findings);
     let expiration_fence = consumers::expiration_fence(t, &consumers, clock.now_millis);

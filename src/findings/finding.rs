@@ -31,6 +31,8 @@ impl Severity {
 pub enum Code {
     LostChangelog,
     PendingChangelog,
+    ChangelogNotProduced,
+    ChangelogProducerChanged,
     ConsumerExpired,
     ConsumerAhead,
     ConsumerPastLostChangelog,
@@ -65,6 +67,8 @@ impl Code {
     pub const ALL: &'static [Code] = &[
         Code::LostChangelog,
         Code::PendingChangelog,
+        Code::ChangelogNotProduced,
+        Code::ChangelogProducerChanged,
         Code::ConsumerExpired,
         Code::ConsumerAhead,
         Code::ConsumerPastLostChangelog,
@@ -99,6 +103,8 @@ impl Code {
         match self {
             Code::LostChangelog => "lost-changelog",
             Code::PendingChangelog => "pending-changelog",
+            Code::ChangelogNotProduced => "changelog-not-produced",
+            Code::ChangelogProducerChanged => "changelog-producer-changed",
             Code::ConsumerExpired => "consumer-expired",
             Code::ConsumerAhead => "consumer-ahead",
             Code::ConsumerPastLostChangelog => "consumer-past-lost-changelog",
@@ -134,6 +140,8 @@ impl Code {
         match self {
             Code::LostChangelog => "Lost changelog",
             Code::PendingChangelog => "Changelog not produced yet",
+            Code::ChangelogNotProduced => "Changelog not produced by these writers",
+            Code::ChangelogProducerChanged => "Changelog producer changed",
             Code::ConsumerExpired => "Consumer position expired",
             Code::ConsumerAhead => "Consumer ahead of the table",
             Code::ConsumerPastLostChangelog => "Consumer past lost changelog",
@@ -203,6 +211,60 @@ pub struct Finding {
     /// Row-level evidence, where it was read.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub rows: Option<serde_json::Value>,
+    /// What a lost commit means for each view of the table (`lost-changelog`).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub impact: Option<Impact>,
+}
+
+/// What a finding means for the two ways of reading a table: its changelog (streaming readers)
+/// and its batch view (a batch read of the latest snapshot).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Impact {
+    /// The changelog of the commit.
+    pub changelog: ChangelogImpact,
+    /// The batch view of the latest snapshot.
+    pub batch: BatchImpact,
+}
+
+/// The changelog side of an [`Impact`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ChangelogImpact {
+    /// Never committed: streaming readers will not receive it.
+    Lost,
+}
+
+/// The batch side of an [`Impact`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BatchImpact {
+    /// A batch read returns the values from before the commit (its rows are not visible).
+    Stale,
+    /// A batch read returns the commit's values.
+    Current,
+    /// The artifact cannot tell which.
+    Unknown,
+}
+
+impl ChangelogImpact {
+    /// The contract's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChangelogImpact::Lost => "lost",
+        }
+    }
+}
+
+impl BatchImpact {
+    /// The contract's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BatchImpact::Stale => "stale",
+            BatchImpact::Current => "current",
+            BatchImpact::Unknown => "unknown",
+        }
+    }
 }
 
 impl Finding {
@@ -226,6 +288,7 @@ impl Finding {
             remedy: remedy.into(),
             evidence: Vec::new(),
             rows: None,
+            impact: None,
         }
     }
 
@@ -266,6 +329,13 @@ impl Finding {
         self.files = files.into_iter().collect();
         self.files.sort();
         self.files.dedup();
+        self
+    }
+
+    /// Sets the impact on both views.
+    #[must_use]
+    pub fn impact(mut self, impact: Impact) -> Self {
+        self.impact = Some(impact);
         self
     }
 

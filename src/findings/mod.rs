@@ -21,7 +21,7 @@ pub use checkpoints::{
     RayCheckpointReport, SparkCheckpointReport, SparkCheckpointVerdict, SparkOffset,
     SparkPairingKind,
 };
-pub use finding::{Code, Finding, Severity};
+pub use finding::{BatchImpact, ChangelogImpact, Code, Finding, Impact, Severity};
 pub use report::{
     Clock, ClockSource, InputInfo, ReadStats, Report, Summary, Tool, Verdict, REPORT_SCHEMA,
     TOOL_NAME, TOOL_VERSION,

@@ -352,6 +352,14 @@ fn finding_details(out: &mut String, f: &Finding, rows_per_list: usize) {
     if !ids.is_empty() {
         let _ = writeln!(out, "{}\n", ids.join(" · "));
     }
+    if let Some(i) = &f.impact {
+        let _ = writeln!(
+            out,
+            "**Impact:** changelog {} · batch view {}\n",
+            i.changelog.as_str(),
+            i.batch.as_str()
+        );
+    }
     if !f.evidence.is_empty() {
         out.push_str("Evidence:\n");
         for (i, line) in f.evidence.iter().enumerate() {

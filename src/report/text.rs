@@ -170,6 +170,14 @@ fn finding(out: &mut String, f: &Finding) {
         Severity::Info => "info ",
     };
     let _ = writeln!(out, " {tag} [{}] {}", f.code.as_str(), f.message);
+    if let Some(i) = &f.impact {
+        let _ = writeln!(
+            out,
+            "        impact: changelog {}, batch view {}",
+            i.changelog.as_str(),
+            i.batch.as_str()
+        );
+    }
     for line in f.evidence.iter().take(12) {
         let _ = writeln!(out, "        - {line}");
     }

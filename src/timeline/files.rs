@@ -368,6 +368,18 @@ pub struct GhostCommit {
     pub modified: Option<FileTime>,
 }
 
+/// An index manifest nothing references, decoded: the index files an unpublished commit would
+/// have made live.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OrphanIndexManifest {
+    /// Path relative to the table root (`manifest/index-manifest-…`).
+    pub relative: String,
+    /// Its entries.
+    pub entries: Rc<[IndexManifestEntry]>,
+    /// Modification time.
+    pub modified: Option<FileTime>,
+}
+
 /// The file graph of one table root and all its branches.
 #[derive(Debug, Clone, Default)]
 pub struct RootFiles {
@@ -379,6 +391,9 @@ pub struct RootFiles {
     pub orphans: Vec<Orphan>,
     /// Unpublished commits reconstructed from orphan manifest lists.
     pub ghosts: Vec<GhostCommit>,
+    /// Orphan index manifests that could be decoded, with their entries (an unpublished
+    /// commit's deletion vectors, e.g. a lost COMPACT's).
+    pub orphan_index_manifests: Vec<OrphanIndexManifest>,
     /// Files under the root outside the metadata directories, by name (bucket dirs).
     pub data_files_by_name: HashMap<String, Vec<String>>,
     /// Whether the artifact holds a `manifest/` directory for this root.
@@ -895,6 +910,15 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
                         name.to_string(),
                         f.modified,
                     ));
+                }
+            }
+            if kind == OrphanKind::IndexManifest {
+                if let Ok(entries) = self.store.index_manifest(self.artifact, &f.path) {
+                    self.out.orphan_index_manifests.push(OrphanIndexManifest {
+                        relative: rel.clone(),
+                        entries,
+                        modified: f.modified,
+                    });
                 }
             }
             self.out.orphans.push(orphan(self.root, f, kind));

@@ -645,6 +645,16 @@ fn finding_view(f: &Finding, anchor: String, path: &str, branch: &str, ctx: &Fin
                 <code class="code">{ f.code.as_str() }</code>
             </p>
             <p class="message">{ &f.message }</p>
+            if let Some(i) = &f.impact {
+                <p
+                    class="impact"
+                    data-impact-changelog={i.changelog.as_str()}
+                    data-impact-batch={i.batch.as_str()}
+                >
+                    <strong>{ "Impact: " }</strong>
+                    { format!("changelog {} · batch view {}", i.changelog.as_str(), i.batch.as_str()) }
+                </p>
+            }
             if !snapshots.is_empty() || !ids.is_empty() {
                 <p class="ids">
                     { for snapshots.iter().map(|&id| {
