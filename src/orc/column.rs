@@ -1,0 +1,384 @@
+//! One column of one stripe: its streams (inflated) decoded into values.
+//!
+//! * PRESENT (boolean RLE) marks the non-null rows; without it every row is present.
+//! * BOOLEAN: DATA boolean RLE. BYTE: DATA byte RLE. SHORT, INT, LONG, DATE: DATA signed
+//!   integer RLE. FLOAT, DOUBLE: DATA little-endian IEEE 754.
+//! * STRING, VARCHAR, CHAR, BINARY: DIRECT(_V2) = DATA bytes + LENGTH unsigned RLE;
+//!   DICTIONARY(_V2) = DATA unsigned RLE of dictionary indexes + DICTIONARY_DATA bytes +
+//!   LENGTH of the dictionary's entries.
+//! * DECIMAL: DATA unbounded zigzag varints (the unscaled values) + SECONDARY signed RLE (each
+//!   value's scale), brought to the column's scale.
+//! * TIMESTAMP, TIMESTAMP_INSTANT: DATA signed RLE of seconds since 2015-01-01 00:00:00 +
+//!   SECONDARY unsigned RLE of nanoseconds (the low 3 bits count trailing decimal zeros
+//!   removed, less one).
+//!
+//! Integer RLE is version 1 for DIRECT / DICTIONARY and version 2 for the `_V2` encodings.
+
+use std::sync::Arc;
+
+use super::meta::{Encoding, Kind};
+use super::rle::{self, Cursor};
+use super::OrcColumn;
+use crate::error::{Error, Result, ResultExt};
+use crate::parquet::Value;
+
+/// Seconds from 1970-01-01 to ORC's timestamp epoch, 2015-01-01 00:00:00 UTC.
+const ORC_EPOCH_SECONDS: i64 = 1_420_070_400;
+
+/// Memory for values, charged before it is taken (`max-entry-bytes`).
+pub(crate) struct Budget {
+    left: u64,
+    limit: u64,
+}
+
+impl Budget {
+    pub(crate) fn new(limit: u64) -> Self {
+        Budget { left: limit, limit }
+    }
+
+    pub(crate) fn charge(&mut self, bytes: u64) -> Result<()> {
+        if bytes > self.left {
+            return Err(Error::limit(
+                "max-entry-bytes",
+                format!(
+                    "the values read would take more than {} bytes",
+                    self.limit
+                ),
+            ));
+        }
+        self.left -= bytes;
+        Ok(())
+    }
+}
+
+/// The inflated streams of one column in one stripe.
+#[derive(Default)]
+pub(crate) struct Streams {
+    pub(crate) present: Option<Vec<u8>>,
+    pub(crate) data: Option<Vec<u8>>,
+    pub(crate) length: Option<Vec<u8>>,
+    pub(crate) dictionary: Option<Vec<u8>>,
+    pub(crate) secondary: Option<Vec<u8>>,
+}
+
+/// What to decode.
+pub(crate) struct Spec<'a> {
+    pub(crate) column: &'a OrcColumn,
+    pub(crate) encoding: Encoding,
+    pub(crate) dict_size: u64,
+    pub(crate) rows: usize,
+    pub(crate) timezone: Option<&'a str>,
+}
+
+fn stream<'a>(s: &'a Option<Vec<u8>>, name: &str) -> Result<Cursor<'a>> {
+    s.as_deref()
+        .map(Cursor::new)
+        .ok_or_else(|| Error::format(format!("the {name} stream is missing")))
+}
+
+fn in_stream<T>(r: Result<T>, name: &str) -> Result<T> {
+    r.context(|| format!("stream {name}"))
+}
+
+/// Decodes `spec.rows` values onto `out`.
+pub(crate) fn decode(
+    spec: &Spec<'_>,
+    streams: &Streams,
+    budget: &mut Budget,
+    out: &mut Vec<Value>,
+) -> Result<()> {
+    let rows = spec.rows;
+    let present = match &streams.present {
+        Some(p) => Some(in_stream(
+            rle::booleans(&mut Cursor::new(p), rows),
+            "PRESENT",
+        )?),
+        None => None,
+    };
+    let n = present
+        .as_ref()
+        .map_or(rows, |p| p.iter().filter(|&&b| b).count());
+    let values = if n == 0 {
+        Vec::new()
+    } else {
+        values(spec, streams, n, budget)?
+    };
+    if values.len() != n {
+        return Err(Error::format(format!(
+            "{} values decoded for {n} non-null rows",
+            values.len()
+        )));
+    }
+    match present {
+        None => out.extend(values),
+        Some(p) => {
+            let mut it = values.into_iter();
+            for is_present in p {
+                out.push(if is_present {
+                    it.next().unwrap_or(Value::Null)
+                } else {
+                    Value::Null
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The `n` non-null values.
+fn values(spec: &Spec<'_>, s: &Streams, n: usize, budget: &mut Budget) -> Result<Vec<Value>> {
+    let v2 = spec.encoding.v2();
+    let ints = |name: &str, stream_bytes: &Option<Vec<u8>>, count: usize, signed: bool| {
+        let mut c = stream(stream_bytes, name)?;
+        in_stream(rle::integers(&mut c, count, signed, v2), name)
+    };
+    Ok(match spec.column.kind {
+        Kind::Boolean => {
+            let mut c = stream(&s.data, "DATA")?;
+            in_stream(rle::booleans(&mut c, n), "DATA")?
+                .into_iter()
+                .map(Value::Bool)
+                .collect()
+        }
+        Kind::Byte => {
+            let mut c = stream(&s.data, "DATA")?;
+            in_stream(rle::bytes(&mut c, n), "DATA")?
+                .into_iter()
+                .map(|b| Value::Int(i64::from(b as i8)))
+                .collect()
+        }
+        Kind::Short | Kind::Int | Kind::Long | Kind::Date => ints("DATA", &s.data, n, true)?
+            .into_iter()
+            .map(Value::Int)
+            .collect(),
+        Kind::Float => fixed(&s.data, n, 4, |b| {
+            Value::Float(f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        })?,
+        Kind::Double => fixed(&s.data, n, 8, |b| {
+            Value::Double(f64::from_le_bytes([
+                b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
+            ]))
+        })?,
+        Kind::String | Kind::Varchar | Kind::Char | Kind::Binary => {
+            let text = spec.column.kind != Kind::Binary;
+            if spec.encoding.dictionary() {
+                let dict_size = usize::try_from(spec.dict_size).unwrap_or(usize::MAX);
+                if dict_size > spec.rows {
+                    return Err(Error::format(format!(
+                        "a dictionary of {dict_size} entries for a stripe of {} rows",
+                        spec.rows
+                    )));
+                }
+                let lengths = ints("LENGTH", &s.length, dict_size, false)?;
+                let dict = byte_values(&s.dictionary, "DICTIONARY_DATA", &lengths, text, budget)?;
+                let indexes = ints("DATA", &s.data, n, false)?;
+                indexes
+                    .into_iter()
+                    .map(|i| {
+                        usize::try_from(i)
+                            .ok()
+                            .and_then(|i| dict.get(i))
+                            .cloned()
+                            .ok_or_else(|| {
+                                Error::format(format!(
+                                    "dictionary index {} of a {dict_size}-entry dictionary",
+                                    i as u64
+                                ))
+                            })
+                    })
+                    .collect::<Result<_>>()
+                    .context(|| "stream DATA".into())?
+            } else {
+                let lengths = ints("LENGTH", &s.length, n, false)?;
+                byte_values(&s.data, "DATA", &lengths, text, budget)?
+            }
+        }
+        Kind::Decimal => decimals(spec, s, n)?,
+        Kind::Timestamp | Kind::TimestampInstant => timestamps(spec, s, n)?,
+        other => {
+            return Err(Error::unsupported(format!(
+                "{} columns are not readable",
+                other.as_str()
+            )))
+        }
+    })
+}
+
+/// `n` fixed-width little-endian values.
+fn fixed(
+    data: &Option<Vec<u8>>,
+    n: usize,
+    width: usize,
+    f: impl Fn(&[u8; 8]) -> Value,
+) -> Result<Vec<Value>> {
+    let mut c = stream(data, "DATA")?;
+    let bytes = in_stream(c.take(n.saturating_mul(width)), "DATA")?;
+    Ok(bytes
+        .chunks_exact(width)
+        .map(|chunk| {
+            let mut a = [0u8; 8];
+            for (d, s) in a.iter_mut().zip(chunk) {
+                *d = *s;
+            }
+            f(&a)
+        })
+        .collect())
+}
+
+/// Consecutive byte strings of the given lengths: text (`Str`, or `Bytes` if not UTF-8) or
+/// bytes.
+fn byte_values(
+    data: &Option<Vec<u8>>,
+    name: &str,
+    lengths: &[i64],
+    text: bool,
+    budget: &mut Budget,
+) -> Result<Vec<Value>> {
+    let mut c = stream(data, name)?;
+    let mut out = Vec::with_capacity(lengths.len());
+    for &len in lengths {
+        let len = usize::try_from(len).map_err(|_| {
+            Error::format(format!("a length of {}", len as u64)).context(format!("stream {name}"))
+        })?;
+        budget.charge(len as u64 + 16)?;
+        let b = in_stream(c.take(len), name)?;
+        out.push(if text {
+            match std::str::from_utf8(b) {
+                Ok(s) => Value::Str(Arc::from(s)),
+                Err(_) => Value::Bytes(Arc::from(b)),
+            }
+        } else {
+            Value::Bytes(Arc::from(b))
+        });
+    }
+    Ok(out)
+}
+
+fn pow10(n: u32) -> Option<i128> {
+    10i128.checked_pow(n)
+}
+
+/// The bytes Paimon's Parquet writer gives a decimal of this precision
+/// (`computeMinBytesForDecimalPrecision`): the fewest whose two's complement holds 10^p.
+fn decimal_width(precision: u32) -> usize {
+    let mut n = 1usize;
+    while n < 16 && 2f64.powi(8 * n as i32 - 1) < 10f64.powi(precision as i32) {
+        n += 1;
+    }
+    n
+}
+
+fn decimals(spec: &Spec<'_>, s: &Streams, n: usize) -> Result<Vec<Value>> {
+    let mut data = stream(&s.data, "DATA")?;
+    let mut secondary = stream(&s.secondary, "SECONDARY")?;
+    let scales = in_stream(
+        rle::integers(&mut secondary, n, true, spec.encoding.v2()),
+        "SECONDARY",
+    )?;
+    let target = spec.column.scale;
+    let mut out = Vec::with_capacity(n);
+    for scale in scales {
+        let unscaled = in_stream(data.signed_varint128(), "DATA")?;
+        let scale = u32::try_from(scale)
+            .ok()
+            .filter(|&s| s <= 38)
+            .ok_or_else(|| Error::format(format!("a decimal scale of {scale} (0..38)")))?;
+        let v = if scale <= target {
+            pow10(target - scale).and_then(|m| unscaled.checked_mul(m))
+        } else {
+            pow10(scale - target)
+                .filter(|&d| unscaled % d == 0)
+                .map(|d| unscaled / d)
+        }
+        .ok_or_else(|| {
+            Error::format(format!(
+                "the decimal {unscaled}E-{scale} does not fit DECIMAL({}, {target})",
+                spec.column.precision
+            ))
+        })?;
+        out.push(if spec.column.precision <= 18 {
+            Value::Int(i64::try_from(v).map_err(|_| {
+                Error::format(format!(
+                    "the decimal {v}E-{target} does not fit DECIMAL({}, {target})",
+                    spec.column.precision
+                ))
+            })?)
+        } else {
+            let width = decimal_width(spec.column.precision);
+            let bytes = v.to_be_bytes();
+            Value::FixedBytes(Arc::from(bytes.get(16 - width..).unwrap_or(&bytes[..])))
+        });
+    }
+    Ok(out)
+}
+
+/// Whether a writer time zone is UTC (where a TIMESTAMP's stored seconds are its wall-clock).
+fn is_utc(tz: Option<&str>) -> bool {
+    match tz {
+        None => true,
+        Some(z) => matches!(
+            z,
+            "UTC" | "GMT" | "Z" | "Etc/UTC" | "Etc/GMT" | "UCT" | "Etc/UCT" | "Universal" | "Zulu"
+                | "Etc/Universal" | "Etc/Zulu" | "GMT0" | "Etc/GMT0" | "Etc/GMT+0" | "Etc/GMT-0"
+                | "Greenwich" | "Etc/Greenwich" | ""
+        ),
+    }
+}
+
+fn timestamps(spec: &Spec<'_>, s: &Streams, n: usize) -> Result<Vec<Value>> {
+    if spec.column.kind == Kind::Timestamp && !is_utc(spec.timezone) {
+        return Err(Error::unsupported(format!(
+            "TIMESTAMP values written in time zone {:?}: this reader has no time-zone data to \
+             turn them into the writer's wall-clock time",
+            spec.timezone.unwrap_or_default()
+        )));
+    }
+    let v2 = spec.encoding.v2();
+    let mut data = stream(&s.data, "DATA")?;
+    let mut secondary = stream(&s.secondary, "SECONDARY")?;
+    let secs = in_stream(rle::integers(&mut data, n, true, v2), "DATA")?;
+    let nanos = in_stream(rle::integers(&mut secondary, n, false, v2), "SECONDARY")?;
+    secs.into_iter()
+        .zip(nanos)
+        .map(|(s, encoded)| {
+            let encoded = encoded as u64;
+            let zeros = (encoded & 7) as u32;
+            let mut nanos = encoded >> 3;
+            if zeros != 0 {
+                nanos = nanos.saturating_mul(10u64.pow(zeros + 1));
+            }
+            if nanos > 999_999_999 {
+                return Err(Error::format(format!("a timestamp with {nanos} nanoseconds")));
+            }
+            let mut secs = s.wrapping_add(ORC_EPOCH_SECONDS);
+            // As the C++ reader (and so pyarrow) does: writers that truncated negative
+            // milliseconds towards zero stored one second too many.
+            if secs < 0 && nanos > 999_999 {
+                secs = secs.saturating_sub(1);
+            }
+            secs.checked_mul(1_000_000_000)
+                .and_then(|v| v.checked_add(nanos as i64))
+                .map(Value::Int)
+                .ok_or_else(|| {
+                    Error::unsupported(format!(
+                        "a timestamp {secs} s from 1970 lies outside the nanosecond range"
+                    ))
+                })
+        })
+        .collect::<Result<_>>()
+        .context(|| "stream DATA".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimal_widths_are_parquets() {
+        assert_eq!(decimal_width(1), 1);
+        assert_eq!(decimal_width(2), 1);
+        assert_eq!(decimal_width(3), 2);
+        assert_eq!(decimal_width(19), 9);
+        assert_eq!(decimal_width(38), 16);
+    }
+}
