@@ -161,24 +161,28 @@ fn a_damaged_orc_file_is_an_error_naming_the_file_never_a_panic() {
     assert!(err.to_string().contains("max-entry-bytes"), "{err}");
 }
 
-/// The expectations of `tests/fixtures/orc/types.json`: per file, per column, the values as
-/// pyarrow reads them, rendered as `make_types.py` says.
+/// The expectations of `tests/fixtures/orc/types.json`: the values of every column as pyarrow
+/// reads them (the same in every file), rendered as `make_types.py` says; per file its codec
+/// and stripes.
 #[test]
 fn every_type_paimon_writes_reads_as_pyarrow_reads_it() {
-    let expected: BTreeMap<String, J> = serde_json::from_str(
-        &std::fs::read_to_string(fixture("orc/types.json")).unwrap(),
-    )
-    .unwrap();
-    assert!(expected.len() >= 10, "{} files", expected.len());
+    let expected: J =
+        serde_json::from_str(&std::fs::read_to_string(fixture("orc/types.json")).unwrap())
+            .unwrap();
+    let files = expected["files"].as_object().unwrap();
+    let columns = expected["columns"].as_object().unwrap();
+    assert!(files.len() >= 15, "{} files", files.len());
+    assert!(columns.len() >= 20, "{} columns", columns.len());
     let limits = prv::Limits::default();
-    for (file, exp) in &expected {
+    let mut kinds = std::collections::BTreeSet::new();
+    for (file, exp) in files {
         let bytes = std::fs::read(fixture(&format!("orc/{file}"))).unwrap();
         let f = OrcFile::open(bytes.as_slice(), &limits).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert_eq!(f.compression().as_str(), exp["compression"], "{file}");
         assert_eq!(f.num_stripes() as u64, exp["stripes"].as_u64().unwrap(), "{file}");
-        let columns = exp["columns"].as_object().unwrap();
         for (name, values) in columns {
             let col = f.column(name).unwrap_or_else(|| panic!("{file}: {name}"));
+            kinds.insert(col.kind.as_str());
             let got = f
                 .read_columns(&[name], &limits)
                 .unwrap_or_else(|e| panic!("{file}: {name}: {e}"));
@@ -192,4 +196,31 @@ fn every_type_paimon_writes_reads_as_pyarrow_reads_it() {
             assert_eq!(&J::Array(rendered), values, "{file}: column {name}");
         }
     }
+    let all = [
+        "BOOLEAN", "BYTE", "SHORT", "INT", "LONG", "FLOAT", "DOUBLE", "STRING", "VARCHAR", "CHAR",
+        "BINARY", "DATE", "DECIMAL", "TIMESTAMP", "TIMESTAMP_INSTANT",
+    ];
+    assert_eq!(kinds, all.into_iter().collect(), "kinds read");
+}
+
+/// The rows of a Paimon-shaped ORC file come out keyed as the Parquet path keys them: `_KEY_id`
+/// as the key `id`, row kinds from `_VALUE_KIND`, sequence numbers, values of kept rows only.
+#[test]
+fn rows_of_a_paimon_shaped_file_are_keyed_and_filtered() {
+    let bytes = std::fs::read(fixture("orc/types_v12_zstd_dict.orc")).unwrap();
+    let limits = prv::Limits::default();
+    let f = OrcFile::open(bytes.as_slice(), &limits).unwrap();
+    let keep = |k: &prv::rows::Key| k.as_int().is_some_and(|id| id % 500 == 7);
+    let rows = prv::orc::rows::read_orc(&f, &all_rows(), &keep, &limits).unwrap();
+    assert_eq!(rows.total_rows, 1500);
+    assert_eq!(rows.key_names, vec!["id"]);
+    let ids: Vec<i64> = rows.records.iter().map(|r| r.key.as_int().unwrap()).collect();
+    assert_eq!(ids, vec![7, 507, 1007]);
+    assert_eq!(rows.records[1].seq, 1507);
+    assert_eq!(rows.records[1].position, 507);
+    assert_eq!(rows.records[1].kind, prv::rows::RowKind::Delete); // 507 % 4 == 3
+    assert_eq!(rows.value_names.len(), 18);
+    let v = rows.row_json(&rows.records[0].values);
+    assert_eq!(v["uniq"], json!("row-00007-xx"));
+    assert_eq!(v["dec"], json!("-497.41"));
 }

@@ -341,23 +341,24 @@ fn timestamps(spec: &Spec<'_>, s: &Streams, n: usize) -> Result<Vec<Value>> {
     secs.into_iter()
         .zip(nanos)
         .map(|(s, encoded)| {
-            let encoded = encoded as u64;
+            // The low 3 bits: trailing decimal zeros removed, less one. The rest is signed
+            // (pyarrow writes negative nanoseconds before 1970; readers shift arithmetically).
             let zeros = (encoded & 7) as u32;
             let mut nanos = encoded >> 3;
             if zeros != 0 {
-                nanos = nanos.saturating_mul(10u64.pow(zeros + 1));
+                nanos = nanos.saturating_mul(10i64.pow(zeros + 1));
             }
-            if nanos > 999_999_999 {
+            if !(-999_999_999..=999_999_999).contains(&nanos) {
                 return Err(Error::format(format!("a timestamp with {nanos} nanoseconds")));
             }
             let mut secs = s.wrapping_add(ORC_EPOCH_SECONDS);
-            // As the C++ reader (and so pyarrow) does: writers that truncated negative
-            // milliseconds towards zero stored one second too many.
+            // As the C++ reader (and so pyarrow) and the Java reader do: Java writers truncate
+            // negative times towards zero, storing one second too many.
             if secs < 0 && nanos > 999_999 {
                 secs = secs.saturating_sub(1);
             }
             secs.checked_mul(1_000_000_000)
-                .and_then(|v| v.checked_add(nanos as i64))
+                .and_then(|v| v.checked_add(nanos))
                 .map(Value::Int)
                 .ok_or_else(|| {
                     Error::unsupported(format!(
