@@ -35,7 +35,9 @@ mod column;
 mod compress;
 mod meta;
 mod proto;
-pub(crate) mod rle;
+mod rle;
+#[cfg(test)]
+mod rle_props;
 pub mod rows;
 
 use std::borrow::Cow;
