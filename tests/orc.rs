@@ -64,10 +64,9 @@ fn as_truth(rows: &FileRows) -> Vec<J> {
 
 /// `(fixture, path in the warehouse) → (codec, rows)` of every ORC file in the truths.
 fn truth_orc_files() -> BTreeMap<(String, String), (String, Vec<J>)> {
-    let idx: BTreeMap<String, J> = serde_json::from_str(
-        &std::fs::read_to_string(fixture("writers/fixtures.json")).unwrap(),
-    )
-    .unwrap();
+    let idx: BTreeMap<String, J> =
+        serde_json::from_str(&std::fs::read_to_string(fixture("writers/fixtures.json")).unwrap())
+            .unwrap();
     let mut out = BTreeMap::new();
     for name in idx.keys() {
         let t: J = serde_json::from_str(
@@ -120,7 +119,10 @@ fn every_orc_file_of_the_real_writers_reads_as_pyarrow_reads_it() {
     // pypaimon (formats: 15, 15, 30, 30).
     assert_eq!(files.len(), 310, "{per_fixture:?}");
     for codec in ["ZLIB", "SNAPPY", "LZ4", "ZSTD", "UNCOMPRESSED"] {
-        assert!(per_codec.get(codec).copied().unwrap_or(0) >= 10, "{per_codec:?}");
+        assert!(
+            per_codec.get(codec).copied().unwrap_or(0) >= 10,
+            "{per_codec:?}"
+        );
     }
 }
 
@@ -154,8 +156,10 @@ fn a_damaged_orc_file_is_an_error_naming_the_file_never_a_panic() {
     // A Parquet reader's message is not what an ORC file gets.
     let err = read_artifact_file(&artifact, &full, &all_rows(), &|_| true);
     assert!(err.is_ok());
-    let mut small = prv::Limits::default();
-    small.max_entry_bytes = 64;
+    let small = prv::Limits {
+        max_entry_bytes: 64,
+        ..prv::Limits::default()
+    };
     let f = OrcFile::open(bytes.as_slice(), &limits).unwrap();
     let err = f.read_columns(&["v"], &small).unwrap_err();
     assert!(err.to_string().contains("max-entry-bytes"), "{err}");
@@ -167,8 +171,7 @@ fn a_damaged_orc_file_is_an_error_naming_the_file_never_a_panic() {
 #[test]
 fn every_type_paimon_writes_reads_as_pyarrow_reads_it() {
     let expected: J =
-        serde_json::from_str(&std::fs::read_to_string(fixture("orc/types.json")).unwrap())
-            .unwrap();
+        serde_json::from_str(&std::fs::read_to_string(fixture("orc/types.json")).unwrap()).unwrap();
     let files = expected["files"].as_object().unwrap();
     let columns = expected["columns"].as_object().unwrap();
     assert!(files.len() >= 15, "{} files", files.len());
@@ -179,7 +182,11 @@ fn every_type_paimon_writes_reads_as_pyarrow_reads_it() {
         let bytes = std::fs::read(fixture(&format!("orc/{file}"))).unwrap();
         let f = OrcFile::open(bytes.as_slice(), &limits).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert_eq!(f.compression().as_str(), exp["compression"], "{file}");
-        assert_eq!(f.num_stripes() as u64, exp["stripes"].as_u64().unwrap(), "{file}");
+        assert_eq!(
+            f.num_stripes() as u64,
+            exp["stripes"].as_u64().unwrap(),
+            "{file}"
+        );
         for (name, values) in columns {
             let col = f.column(name).unwrap_or_else(|| panic!("{file}: {name}"));
             kinds.insert(col.kind.as_str());
@@ -197,8 +204,21 @@ fn every_type_paimon_writes_reads_as_pyarrow_reads_it() {
         }
     }
     let all = [
-        "BOOLEAN", "BYTE", "SHORT", "INT", "LONG", "FLOAT", "DOUBLE", "STRING", "VARCHAR", "CHAR",
-        "BINARY", "DATE", "DECIMAL", "TIMESTAMP", "TIMESTAMP_INSTANT",
+        "BOOLEAN",
+        "BYTE",
+        "SHORT",
+        "INT",
+        "LONG",
+        "FLOAT",
+        "DOUBLE",
+        "STRING",
+        "VARCHAR",
+        "CHAR",
+        "BINARY",
+        "DATE",
+        "DECIMAL",
+        "TIMESTAMP",
+        "TIMESTAMP_INSTANT",
     ];
     assert_eq!(kinds, all.into_iter().collect(), "kinds read");
 }
@@ -214,7 +234,11 @@ fn rows_of_a_paimon_shaped_file_are_keyed_and_filtered() {
     let rows = prv::orc::rows::read_orc(&f, &all_rows(), &keep, &limits).unwrap();
     assert_eq!(rows.total_rows, 1500);
     assert_eq!(rows.key_names, vec!["id"]);
-    let ids: Vec<i64> = rows.records.iter().map(|r| r.key.as_int().unwrap()).collect();
+    let ids: Vec<i64> = rows
+        .records
+        .iter()
+        .map(|r| r.key.as_int().unwrap())
+        .collect();
     assert_eq!(ids, vec![7, 507, 1007]);
     assert_eq!(rows.records[1].seq, 1507);
     assert_eq!(rows.records[1].position, 507);

@@ -40,10 +40,7 @@ impl Budget {
         if bytes > self.left {
             return Err(Error::limit(
                 "max-entry-bytes",
-                format!(
-                    "the values read would take more than {} bytes",
-                    self.limit
-                ),
+                format!("the values read would take more than {} bytes", self.limit),
             ));
         }
         self.left -= bytes;
@@ -318,9 +315,24 @@ fn is_utc(tz: Option<&str>) -> bool {
         None => true,
         Some(z) => matches!(
             z,
-            "UTC" | "GMT" | "Z" | "Etc/UTC" | "Etc/GMT" | "UCT" | "Etc/UCT" | "Universal" | "Zulu"
-                | "Etc/Universal" | "Etc/Zulu" | "GMT0" | "Etc/GMT0" | "Etc/GMT+0" | "Etc/GMT-0"
-                | "Greenwich" | "Etc/Greenwich" | ""
+            "UTC"
+                | "GMT"
+                | "Z"
+                | "Etc/UTC"
+                | "Etc/GMT"
+                | "UCT"
+                | "Etc/UCT"
+                | "Universal"
+                | "Zulu"
+                | "Etc/Universal"
+                | "Etc/Zulu"
+                | "GMT0"
+                | "Etc/GMT0"
+                | "Etc/GMT+0"
+                | "Etc/GMT-0"
+                | "Greenwich"
+                | "Etc/Greenwich"
+                | ""
         ),
     }
 }
@@ -349,7 +361,9 @@ fn timestamps(spec: &Spec<'_>, s: &Streams, n: usize) -> Result<Vec<Value>> {
                 nanos = nanos.saturating_mul(10i64.pow(zeros + 1));
             }
             if !(-999_999_999..=999_999_999).contains(&nanos) {
-                return Err(Error::format(format!("a timestamp with {nanos} nanoseconds")));
+                return Err(Error::format(format!(
+                    "a timestamp with {nanos} nanoseconds"
+                )));
             }
             let mut secs = s.wrapping_add(ORC_EPOCH_SECONDS);
             // As the C++ reader (and so pyarrow) and the Java reader do: Java writers truncate

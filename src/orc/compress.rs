@@ -143,11 +143,9 @@ impl Decompressor {
             }
             Compression::Lz4 => {
                 out.resize(start + cap, 0);
-                let n = lz4_flex::block::decompress_into(
-                    body,
-                    out.get_mut(start..).unwrap_or(&mut []),
-                )
-                .map_err(|e| Error::format(format!("corrupt LZ4 block: {e}")))?;
+                let n =
+                    lz4_flex::block::decompress_into(body, out.get_mut(start..).unwrap_or(&mut []))
+                        .map_err(|e| Error::format(format!("corrupt LZ4 block: {e}")))?;
                 out.truncate(start + n);
             }
             Compression::Zstd => {
@@ -274,7 +272,11 @@ mod tests {
             assert!(small.decompress(&chunk(false, &body), 1 << 20).is_err());
             // the stream limit holds
             let err = d.decompress(&stream, 1001).unwrap_err();
-            assert!(err.to_string().contains("max-entry-bytes") || err.to_string().contains("more than"), "{err}");
+            assert!(
+                err.to_string().contains("max-entry-bytes")
+                    || err.to_string().contains("more than"),
+                "{err}"
+            );
             // cut short
             assert!(d.decompress(&stream[..stream.len() - 1], 1 << 20).is_err());
         }

@@ -278,9 +278,7 @@ pub(crate) fn parse_footer(b: &[u8]) -> Result<Footer> {
         match n {
             3 => {
                 if footer.stripes.len() >= MAX_STRIPES {
-                    return Err(Error::format(format!(
-                        "more than {MAX_STRIPES} stripes"
-                    )));
+                    return Err(Error::format(format!("more than {MAX_STRIPES} stripes")));
                 }
                 let s = parse_stripe(w.bytes("stripes")?)
                     .context(|| format!("stripe {}", footer.stripes.len()))?;

@@ -1,5 +1,7 @@
 //! A small pure-Rust ORC reader: enough to read the rows of Paimon data and changelog files
-//! written with `file.format=orc` (or `changelog-file.format=orc`, `file.format.per.level`).
+//! written with `file.format=orc` (or `changelog-file.format=orc`, `file.format.per.level`):
+//! their layout and the ORC types Paimon writes are in `paimon-format.md §3.9`; why this is a
+//! reader of the core's own and not a crate is in `docs/DEPENDENCIES.md`.
 //!
 //! ```no_run
 //! # use prv::orc::OrcFile;
@@ -330,7 +332,9 @@ impl<S: ParquetSource> OrcFile<S> {
         )?;
         let mut out: Vec<Vec<Value>> = selected
             .iter()
-            .map(|_| Vec::with_capacity(usize::try_from(self.footer.rows).unwrap_or(0).min(1 << 16)))
+            .map(|_| {
+                Vec::with_capacity(usize::try_from(self.footer.rows).unwrap_or(0).min(1 << 16))
+            })
             .collect();
         let mut dec = Decompressor::new(
             self.postscript.compression,
@@ -376,7 +380,8 @@ impl<S: ParquetSource> OrcFile<S> {
             .decompress(&raw, limits.max_entry_bytes)
             .context(|| "stripe footer".into())?;
         drop(raw);
-        let sf = meta::parse_stripe_footer(&sf_bytes, data_start).context(|| "stripe footer".into())?;
+        let sf =
+            meta::parse_stripe_footer(&sf_bytes, data_start).context(|| "stripe footer".into())?;
         for (k, col) in selected.iter().enumerate() {
             let ctx = || format!("column {} ({})", col.name, col.kind.as_str());
             let (encoding, dict_size) = sf
@@ -458,7 +463,9 @@ fn top_level_columns(footer: &Footer) -> Result<Vec<OrcColumn>> {
             .filter(|&i| i > 0)
             .and_then(|i| footer.types.get(i).map(|t| (i, t)));
         let (id, t) = t.ok_or_else(|| {
-            Error::format(format!("field {name:?} names type {id}, which is not listed"))
+            Error::format(format!(
+                "field {name:?} names type {id}, which is not listed"
+            ))
         })?;
         let precision = u32::try_from(t.precision.unwrap_or(38)).unwrap_or(u32::MAX);
         let scale = u32::try_from(t.scale.unwrap_or(10)).unwrap_or(u32::MAX);

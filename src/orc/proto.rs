@@ -170,7 +170,9 @@ mod tests {
         }
         assert!(read_varint(&mut &[0xff; 11][..]).is_err());
         let mut out = Vec::new();
-        Wire::Bytes(&[1, 0x80, 1]).packed_varints("x", &mut out).unwrap();
+        Wire::Bytes(&[1, 0x80, 1])
+            .packed_varints("x", &mut out)
+            .unwrap();
         assert_eq!(out, vec![1, 128]);
     }
 }

@@ -163,7 +163,12 @@ pub(crate) fn booleans(c: &mut Cursor<'_>, count: usize) -> Result<Vec<bool>> {
 }
 
 /// Integer RLE (version 1 or 2): exactly `count` values; unsigned values keep their bits.
-pub(crate) fn integers(c: &mut Cursor<'_>, count: usize, signed: bool, v2: bool) -> Result<Vec<i64>> {
+pub(crate) fn integers(
+    c: &mut Cursor<'_>,
+    count: usize,
+    signed: bool,
+    v2: bool,
+) -> Result<Vec<i64>> {
     let mut out = Vec::with_capacity(count.min(1 << 16));
     while out.len() < count {
         if v2 {
@@ -341,7 +346,11 @@ fn patched_base(
     let mut values = Vec::with_capacity(n);
     c.packed(n, width, &mut values)?;
     let mut list = Vec::with_capacity(patches);
-    c.packed(patches, closest_fixed_bits(patch_width + gap_width), &mut list)?;
+    c.packed(
+        patches,
+        closest_fixed_bits(patch_width + gap_width),
+        &mut list,
+    )?;
     let patch_mask = if patch_width >= 64 {
         u64::MAX
     } else {
@@ -405,7 +414,11 @@ mod tests {
         };
         assert_eq!(ints(&[0x0a, 0x27, 0x10], 5, false), vec![10000; 5]);
         assert_eq!(
-            ints(&[0x5e, 0x03, 0x5c, 0xa1, 0xab, 0x1e, 0xde, 0xad, 0xbe, 0xef], 4, false),
+            ints(
+                &[0x5e, 0x03, 0x5c, 0xa1, 0xab, 0x1e, 0xde, 0xad, 0xbe, 0xef],
+                4,
+                false
+            ),
             vec![23713, 43806, 57005, 48879]
         );
         assert_eq!(
@@ -430,11 +443,19 @@ mod tests {
         // v1: a run of 100 sevens, delta 0; then a run 100..=0 step -1 is literals here.
         let v1 = integers(&mut Cursor::new(&[0x61, 0x00, 0x07]), 100, false, false).unwrap();
         assert_eq!(v1, vec![7; 100]);
-        let v1 = integers(&mut Cursor::new(&[0xfb, 0x02, 0x03, 0x04, 0x07, 0x0b]), 5, false, false)
-            .unwrap();
+        let v1 = integers(
+            &mut Cursor::new(&[0xfb, 0x02, 0x03, 0x04, 0x07, 0x0b]),
+            5,
+            false,
+            false,
+        )
+        .unwrap();
         assert_eq!(v1, vec![2, 3, 4, 7, 11]);
         // byte RLE and booleans
-        assert_eq!(bytes(&mut Cursor::new(&[0x61, 0x00]), 100).unwrap(), vec![0; 100]);
+        assert_eq!(
+            bytes(&mut Cursor::new(&[0x61, 0x00]), 100).unwrap(),
+            vec![0; 100]
+        );
         assert_eq!(
             bytes(&mut Cursor::new(&[0xfe, 0x44, 0x45]), 2).unwrap(),
             vec![0x44, 0x45]

@@ -43,8 +43,8 @@ fn pack(out: &mut Vec<u8>, values: &[u64], width: u32) {
 
 /// The widths of RLE v2 and their 5-bit codes.
 const WIDTHS: [u32; 32] = [
-    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 26,
-    28, 30, 32, 40, 48, 56, 64,
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 26, 28,
+    30, 32, 40, 48, 56, 64,
 ];
 
 /// The smallest width of the table holding `bits`, and its code.
@@ -213,8 +213,12 @@ fn encode_v2(runs: &[V2Run], signed: bool) -> (Vec<u8>, Vec<i64>) {
                     }
                 } else {
                     // DELTA reads width code 0 as "fixed delta": width 1 is written as 2.
-                    let (mut w, mut code) =
-                        width_for(mags.iter().map(|&m| bits_of(u64::from(m))).max().unwrap_or(1));
+                    let (mut w, mut code) = width_for(
+                        mags.iter()
+                            .map(|&m| bits_of(u64::from(m)))
+                            .max()
+                            .unwrap_or(1),
+                    );
                     if code == 0 {
                         (w, code) = (2, 1);
                     }
@@ -255,7 +259,12 @@ fn encode_v2(runs: &[V2Run], signed: bool) -> (Vec<u8>, Vec<i64>) {
                     list.push((gap as u64, u64::from(patch)));
                     prev = pos;
                 }
-                let gw = list.iter().map(|&(g, _)| bits_of(g)).max().unwrap_or(1).max(1);
+                let gw = list
+                    .iter()
+                    .map(|&(g, _)| bits_of(g))
+                    .max()
+                    .unwrap_or(1)
+                    .max(1);
                 let (cw, _) = width_for(pw + gw);
                 enc.extend([
                     2 << 6 | code << 1 | (l >> 8) as u8,

@@ -10,7 +10,9 @@ use super::{OrcColumn, OrcFile};
 use crate::error::{Error, Result, ResultExt};
 use crate::limits::Limits;
 use crate::parquet::{ArtifactFile, ParquetSource, Value};
-use crate::rows::read::{FileRows, KeyColumns, ReadSpec, Record, KEY_PREFIX, SEQUENCE_NUMBER, VALUE_KIND};
+use crate::rows::read::{
+    FileRows, KeyColumns, ReadSpec, Record, KEY_PREFIX, SEQUENCE_NUMBER, VALUE_KIND,
+};
 use crate::rows::{Key, RowKind};
 use crate::source::Artifact;
 
