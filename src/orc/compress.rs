@@ -7,18 +7,23 @@
 //! blocks, `lz4_flex`), ZSTD (frames, `ruzstd`); LZO is an `unsupported` error.
 //!
 //! Bounds: each chunk inflates into at most `compressionBlockSize` bytes (itself at most
-//! `max-entry-bytes`), and a whole stream into at most `max-entry-bytes`.
+//! `max-entry-bytes`), and a whole stream into at most `max-entry-bytes` and `max-ratio`
+//! times its stored size (above a 1 MiB floor).
 
 use ruzstd::decoding::errors::{FrameDecoderError, ReadFrameHeaderError};
 use ruzstd::decoding::{BlockDecodingStrategy, FrameDecoder};
 
 use super::meta::Compression;
 use crate::error::{Error, Result};
+use crate::limits::Limits;
 
 /// The largest zstd window accepted: RFC 8878 §3.1.1.1.2 asks decoders to support windows up
 /// to 8 MiB. (ORC's own writers declare at most the block size; a frame can never produce more
 /// than one block here, which bounds the output independently of the window.)
 const MAX_ZSTD_WINDOW: u64 = 8 << 20;
+
+/// Streams of up to this many bytes are not held to `max-ratio`.
+const RATIO_FLOOR: u64 = 1 << 20;
 
 /// Decompresses the streams of one file.
 pub(crate) struct Decompressor {
@@ -52,11 +57,12 @@ impl Decompressor {
         })
     }
 
-    /// The bytes of a stream (or footer), inflated; at most `max` bytes.
-    pub(crate) fn decompress(&mut self, input: &[u8], max: u64) -> Result<Vec<u8>> {
-        let max = usize::try_from(max).unwrap_or(usize::MAX);
+    /// The bytes of a stream (or footer), inflated: at most `max-entry-bytes`, and at most
+    /// `max-ratio` times the stored bytes (with a 1 MiB floor, so small streams of repeated
+    /// values are not held to it).
+    pub(crate) fn decompress(&mut self, input: &[u8], limits: &Limits) -> Result<Vec<u8>> {
         if self.compression == Compression::None {
-            if input.len() > max {
+            if input.len() as u64 > limits.max_entry_bytes {
                 return Err(Error::limit(
                     "max-entry-bytes",
                     format!("a stream of {} bytes", input.len()),
@@ -64,6 +70,14 @@ impl Decompressor {
             }
             return Ok(input.to_vec());
         }
+        let by_ratio = (input.len() as u64)
+            .saturating_mul(limits.max_ratio)
+            .max(RATIO_FLOOR);
+        let (cap, limit) = if by_ratio < limits.max_entry_bytes {
+            (by_ratio, "max-ratio")
+        } else {
+            (limits.max_entry_bytes, "max-entry-bytes")
+        };
         let mut out = Vec::new();
         let mut rest = input;
         let mut chunk = 0usize;
@@ -83,34 +97,29 @@ impl Decompressor {
                 ))
             })?;
             rest = rest.get(3 + len..).unwrap_or(&[]);
-            let room = max.saturating_sub(out.len());
-            if room == 0 && !body.is_empty() {
-                return Err(Error::limit(
-                    "max-entry-bytes",
-                    format!("a stream inflates to more than {max} bytes"),
-                ));
-            }
-            let cap = self.block_size.min(room);
             if original {
-                if body.len() > cap {
-                    return Err(if body.len() > self.block_size {
-                        Error::format(format!(
-                            "compression chunk {chunk} stores {} bytes, more than the block \
-                             size {}",
-                            body.len(),
-                            self.block_size
-                        ))
-                    } else {
-                        Error::limit(
-                            "max-entry-bytes",
-                            format!("a stream inflates to more than {max} bytes"),
-                        )
-                    });
+                if body.len() > self.block_size {
+                    return Err(Error::format(format!(
+                        "compression chunk {chunk} stores {} bytes, more than the block size {}",
+                        body.len(),
+                        self.block_size
+                    )));
                 }
                 out.extend_from_slice(body);
             } else {
-                self.block(body, cap, &mut out)
+                self.block(body, self.block_size, &mut out)
                     .map_err(|e| e.context(format!("compression chunk {chunk}")))?;
+            }
+            // At most one block beyond the cap is ever held (the block size is checked
+            // against max-entry-bytes when the file is opened).
+            if out.len() as u64 > cap {
+                return Err(Error::limit(
+                    limit,
+                    format!(
+                        "a stream of {} stored bytes inflates to more than {cap}",
+                        input.len()
+                    ),
+                ));
             }
             chunk += 1;
         }
@@ -145,7 +154,12 @@ impl Decompressor {
                 out.resize(start + cap, 0);
                 let n =
                     lz4_flex::block::decompress_into(body, out.get_mut(start..).unwrap_or(&mut []))
-                        .map_err(|e| Error::format(format!("corrupt LZ4 block: {e}")))?;
+                        .map_err(|e| match e {
+                            lz4_flex::block::DecompressError::OutputTooSmall { .. } => {
+                                too_long(cap)
+                            }
+                            e => Error::format(format!("corrupt LZ4 block: {e}")),
+                        })?;
                 out.truncate(start + n);
             }
             Compression::Zstd => {
@@ -161,8 +175,7 @@ impl Decompressor {
 
 fn too_long(cap: usize) -> Error {
     Error::format(format!(
-        "a block inflates to more than {cap} bytes (the block size, or what is left of \
-         max-entry-bytes)"
+        "a block inflates to more than the file's compression block size, {cap} bytes"
     ))
 }
 
@@ -252,6 +265,7 @@ mod tests {
 
     #[test]
     fn chunks_of_every_codec_inflate_and_are_bounded() {
+        let limits = Limits::default();
         let data: Vec<u8> = (0..1000u32).map(|i| (i % 7) as u8).collect();
         let snappy = snap::raw::Encoder::new().compress_vec(&data).unwrap();
         let lz4 = lz4_flex::block::compress(&data);
@@ -264,23 +278,49 @@ mod tests {
             let mut d = Decompressor::new(c, 1000, 1 << 20).unwrap();
             let mut stream = chunk(false, &body);
             stream.extend(chunk(true, b"xyz"));
-            let out = d.decompress(&stream, 1 << 20).unwrap();
+            let out = d.decompress(&stream, &limits).unwrap();
             assert_eq!(&out[..1000], &data[..], "{c:?}");
             assert_eq!(&out[1000..], b"xyz");
             // a block larger than the block size is refused
             let mut small = Decompressor::new(c, 999, 1 << 20).unwrap();
-            assert!(small.decompress(&chunk(false, &body), 1 << 20).is_err());
+            let err = small.decompress(&chunk(false, &body), &limits).unwrap_err();
+            assert!(err.to_string().contains("block size"), "{err}");
             // the stream limit holds
-            let err = d.decompress(&stream, 1001).unwrap_err();
-            assert!(
-                err.to_string().contains("max-entry-bytes")
-                    || err.to_string().contains("more than"),
-                "{err}"
-            );
+            let tight = Limits {
+                max_entry_bytes: 1001,
+                ..Limits::default()
+            };
+            let err = d.decompress(&stream, &tight).unwrap_err();
+            assert!(err.to_string().contains("max-entry-bytes"), "{err}");
             // cut short
-            assert!(d.decompress(&stream[..stream.len() - 1], 1 << 20).is_err());
+            assert!(d.decompress(&stream[..stream.len() - 1], &limits).is_err());
         }
         assert!(Decompressor::new(Compression::Lzo, 10, 10).is_err());
         assert!(Decompressor::new(Compression::Zlib, 1 << 30, 1 << 20).is_err());
+    }
+
+    #[test]
+    fn a_stream_may_not_inflate_beyond_max_ratio_above_a_floor() {
+        let zeros = vec![0u8; 256 << 10];
+        let body = lz4_flex::block::compress(&zeros);
+        let stream: Vec<u8> = (0..8).flat_map(|_| chunk(false, &body)).collect();
+        let mut d = Decompressor::new(Compression::Lz4, 256 << 10, 256 << 20).unwrap();
+        // 2 MiB from a few KiB: within the default ratio only below the floor
+        let strict = Limits {
+            max_ratio: 10,
+            ..Limits::default()
+        };
+        let err = d.decompress(&stream, &strict).unwrap_err();
+        assert!(err.to_string().contains("max-ratio"), "{err}");
+        assert_eq!(
+            d.decompress(&stream, &Limits::default()).unwrap().len(),
+            2 << 20
+        );
+        assert_eq!(
+            d.decompress(&stream[..stream.len() / 8 * 4], &strict)
+                .unwrap()
+                .len(),
+            1 << 20
+        );
     }
 }

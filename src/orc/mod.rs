@@ -28,8 +28,9 @@
 //!   (integers as `Int`, decimals of precision ≤ 18 as their unscaled `Int`, wider ones as the
 //!   big-endian bytes of Paimon's Parquet width, text as `Str`).
 //!
-//! Limits ([`Limits::max_entry_bytes`]): every read from the source, every inflated stream and
-//! footer, and the memory taken by the values of one [`OrcFile::read_columns`] call. Hostile
+//! Limits ([`Limits::max_entry_bytes`], [`Limits::max_ratio`]): every read from the source,
+//! every inflated stream and footer (bytes and ratio), and the memory taken by the values of
+//! one [`OrcFile::read_columns`] call. Hostile
 //! input gives errors, never panics or unbounded allocation. Errors carry the place
 //! (`stripe 0: column v (STRING): stream LENGTH: …`); the caller adds the file.
 
@@ -231,7 +232,7 @@ impl<S: ParquetSource> OrcFile<S> {
         let mut dec = Decompressor::new(ps.compression, ps.block_size, limits.max_entry_bytes)
             .context(|| "PostScript".into())?;
         let footer_bytes = dec
-            .decompress(&raw_footer, limits.max_entry_bytes)
+            .decompress(&raw_footer, limits)
             .context(|| "footer".into())?;
         let footer = meta::parse_footer(&footer_bytes).context(|| "footer".into())?;
         let data_end = footer_start - ps.metadata_length;
@@ -377,7 +378,7 @@ impl<S: ParquetSource> OrcFile<S> {
         }
         let raw = self.bytes(footer_at, stripe.footer_length)?;
         let sf_bytes = dec
-            .decompress(&raw, limits.max_entry_bytes)
+            .decompress(&raw, limits)
             .context(|| "stripe footer".into())?;
         drop(raw);
         let sf =
@@ -418,7 +419,7 @@ impl<S: ParquetSource> OrcFile<S> {
                 }
                 let raw = self.bytes(s.offset, s.length)?;
                 let bytes = dec
-                    .decompress(&raw, limits.max_entry_bytes)
+                    .decompress(&raw, limits)
                     .context(|| format!("stream {}", s.kind.as_str()))
                     .context(ctx)?;
                 *slot = Some(bytes);
