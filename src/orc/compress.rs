@@ -17,7 +17,7 @@ use super::meta::Compression;
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 
-/// The largest zstd window accepted: RFC 8878 §3.1.1.1.2 asks decoders to support windows up
+/// The largest zstd window accepted: RFC 8878 (section 3.1.1.1.2) asks decoders to support windows up
 /// to 8 MiB. (ORC's own writers declare at most the block size; a frame can never produce more
 /// than one block here, which bounds the output independently of the window.)
 const MAX_ZSTD_WINDOW: u64 = 8 << 20;
