@@ -309,42 +309,56 @@ fn decimals(spec: &Spec<'_>, s: &Streams, n: usize) -> Result<Vec<Value>> {
     Ok(out)
 }
 
-/// Whether a writer time zone is UTC (where a TIMESTAMP's stored seconds are its wall-clock).
-fn is_utc(tz: Option<&str>) -> bool {
-    match tz {
-        None => true,
-        Some(z) => matches!(
-            z,
-            "UTC"
-                | "GMT"
-                | "Z"
-                | "Etc/UTC"
-                | "Etc/GMT"
-                | "UCT"
-                | "Etc/UCT"
-                | "Universal"
-                | "Zulu"
-                | "Etc/Universal"
-                | "Etc/Zulu"
-                | "GMT0"
-                | "Etc/GMT0"
-                | "Etc/GMT+0"
-                | "Etc/GMT-0"
-                | "Greenwich"
-                | "Etc/Greenwich"
-                | ""
-        ),
+/// Where a TIMESTAMP's stored seconds are its wall-clock time: from which wall-clock second
+/// (since 1970) on, in the writer's time zone.
+///
+/// ORC stores a TIMESTAMP as seconds since 2015-01-01 00:00:00 *in the writer's time zone*
+/// (the ORC specification; the Java writer subtracts that local midnight as an instant). So the
+/// stored seconds are wall-clock seconds since 2015-01-01 exactly when the zone's UTC offset at
+/// the value is its offset on 2015-01-01: always in UTC and the fixed `Etc/GMT±N` zones, and,
+/// in zones without daylight saving whose offset has not changed since, for values from the
+/// last change on. Without a time-zone database the core knows only these (conservatively
+/// from 1 January after their last change): Asia/Shanghai (last DST 1991), Asia/Hong_Kong and
+/// Asia/Taipei (1979), Asia/Tokyo (1951), Asia/Seoul (1988), Asia/Singapore (offset changed
+/// at the end of 1981), Asia/Kolkata (1945), and their old aliases.
+fn wall_clock_from(tz: Option<&str>) -> Option<i64> {
+    // 1 January of a year, in seconds since 1970 (the years here are all after 1945).
+    let jan1 = |year: i64| crate::time::days_from_civil(year, 1, 1) * 86_400;
+    let Some(z) = tz else { return Some(i64::MIN) };
+    if let Some(hours) = z.strip_prefix("Etc/GMT") {
+        if hours.is_empty() || hours.parse::<i8>().is_ok_and(|h| (-14..=12).contains(&h)) {
+            return Some(i64::MIN);
+        }
+    }
+    match z {
+        "" | "UTC" | "GMT" | "Z" | "Etc/UTC" | "UCT" | "Etc/UCT" | "Universal" | "Zulu"
+        | "Etc/Universal" | "Etc/Zulu" | "GMT0" | "Etc/GMT0" | "Greenwich" | "Etc/Greenwich" => {
+            Some(i64::MIN)
+        }
+        "Asia/Shanghai" | "PRC" | "Asia/Chongqing" | "Asia/Chungking" | "Asia/Harbin" => {
+            Some(jan1(1992))
+        }
+        "Asia/Hong_Kong" | "Hongkong" | "Asia/Taipei" | "ROC" => Some(jan1(1980)),
+        "Asia/Tokyo" | "Japan" => Some(jan1(1952)),
+        "Asia/Seoul" | "ROK" => Some(jan1(1989)),
+        "Asia/Singapore" | "Singapore" => Some(jan1(1982)),
+        "Asia/Kolkata" | "Asia/Calcutta" => Some(jan1(1946)),
+        _ => None,
     }
 }
 
 fn timestamps(spec: &Spec<'_>, s: &Streams, n: usize) -> Result<Vec<Value>> {
-    if spec.column.kind == Kind::Timestamp && !is_utc(spec.timezone) {
-        return Err(Error::unsupported(format!(
-            "TIMESTAMP values written in time zone {:?}: this reader has no time-zone data to \
-             turn them into the writer's wall-clock time",
-            spec.timezone.unwrap_or_default()
-        )));
-    }
+    let from = if spec.column.kind == Kind::Timestamp {
+        wall_clock_from(spec.timezone).ok_or_else(|| {
+            Error::unsupported(format!(
+                "TIMESTAMP values written in time zone {:?}: this reader has no time-zone data \
+                 to turn them into the writer's wall-clock time",
+                spec.timezone.unwrap_or_default()
+            ))
+        })?
+    } else {
+        i64::MIN // TIMESTAMP_INSTANT: relative to 2015-01-01 UTC
+    };
     let v2 = spec.encoding.v2();
     let mut data = stream(&s.data, "DATA")?;
     let mut secondary = stream(&s.secondary, "SECONDARY")?;
@@ -371,6 +385,13 @@ fn timestamps(spec: &Spec<'_>, s: &Streams, n: usize) -> Result<Vec<Value>> {
             if secs < 0 && nanos > 999_999 {
                 secs = secs.saturating_sub(1);
             }
+            if secs < from {
+                return Err(Error::unsupported(format!(
+                    "a TIMESTAMP {secs} s from 1970 written in time zone {:?}, before the last \
+                     change of its UTC offset this reader knows of",
+                    spec.timezone.unwrap_or_default()
+                )));
+            }
             secs.checked_mul(1_000_000_000)
                 .and_then(|v| v.checked_add(nanos))
                 .map(Value::Int)
@@ -387,6 +408,73 @@ fn timestamps(spec: &Spec<'_>, s: &Streams, n: usize) -> Result<Vec<Value>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn timestamp_in(tz: Option<&str>, secs_since_2015: i64) -> Result<Vec<Value>> {
+        let column = OrcColumn {
+            name: "ts".into(),
+            id: 1,
+            kind: Kind::Timestamp,
+            logical: None,
+            precision: 0,
+            scale: 0,
+        };
+        let spec = Spec {
+            column: &column,
+            encoding: Encoding::Direct,
+            dict_size: 0,
+            rows: 1,
+            timezone: tz,
+        };
+        // RLE v1, one literal each: the seconds (zigzag), nanoseconds 5 * 10^8 (5 << 3 | 7)
+        let mut data = vec![0xff];
+        let z = ((secs_since_2015 << 1) ^ (secs_since_2015 >> 63)) as u64;
+        let mut v = z;
+        loop {
+            let b = (v & 0x7f) as u8;
+            v >>= 7;
+            if v == 0 {
+                data.push(b);
+                break;
+            }
+            data.push(b | 0x80);
+        }
+        let streams = Streams {
+            data: Some(data),
+            secondary: Some(vec![0xff, 5 << 3 | 7]),
+            ..Streams::default()
+        };
+        let mut out = Vec::new();
+        decode(&spec, &streams, &mut Budget::new(1 << 20), &mut out)?;
+        Ok(out)
+    }
+
+    #[test]
+    fn timestamps_are_wall_clock_only_where_the_zone_allows() {
+        // 2024-01-02T03:04:05.5 is 284_094_245 s after 2015-01-01
+        let want = Value::Int((1_704_164_645) * 1_000_000_000 + 500_000_000);
+        for tz in [
+            None,
+            Some("UTC"),
+            Some("GMT"),
+            Some("Etc/GMT-8"),
+            Some("Asia/Shanghai"),
+        ] {
+            assert_eq!(
+                timestamp_in(tz, 284_094_245).unwrap(),
+                vec![want.clone()],
+                "{tz:?}"
+            );
+        }
+        // a zone with daylight saving time: refused, never shifted by a guess
+        let err = timestamp_in(Some("Europe/Berlin"), 284_094_245).unwrap_err();
+        assert_eq!(err.kind(), crate::error::ErrorKind::Unsupported);
+        assert!(err.to_string().contains("Europe/Berlin"), "{err}");
+        // Shanghai before 1992 (daylight saving 1986-1991): refused
+        let before = -(23 * 365 + 6) * 86_400; // 1992-01-01 is 8401 days before 2015-01-01
+        assert!(timestamp_in(Some("Asia/Shanghai"), before - 86_400).is_err());
+        assert!(timestamp_in(Some("Asia/Shanghai"), before).is_ok());
+        assert!(timestamp_in(Some("Etc/GMT+99"), 0).is_err());
+    }
 
     #[test]
     fn decimal_widths_are_parquets() {

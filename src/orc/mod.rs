@@ -303,7 +303,7 @@ impl<S: ParquetSource> OrcFile<S> {
     /// row (`Value::Null` for nulls).
     ///
     /// Errors: `missing` for an unknown column, `unsupported` for a compound column, LZO, or
-    /// timestamps written in a time zone other than UTC; `limit` (`max-entry-bytes`) when a
+    /// TIMESTAMP values whose writer time zone this reader cannot undo (see `column.rs`); `limit` (`max-entry-bytes`) when a
     /// read, a stream or the values would exceed it; `format` for damaged data, with the
     /// stripe, column and stream in the context.
     pub fn read_columns(&self, names: &[&str], limits: &Limits) -> Result<Vec<Vec<Value>>> {
