@@ -14,8 +14,8 @@
 * orc: tests/fixtures/orc/*.orc and the ORC data and changelog files inside the zips.
 * analysis_mutate: a few byte strings (its input is a plan, not a file).
 
-Every target also gets tests/fixtures/fuzz-regressions/<target>/*. Seeds are named by their
-SHA-1, so running this again adds nothing twice. Only the standard library is used.
+Every target also gets tests/fixtures/fuzz-regressions/<target>/* (not the .expect files).
+Seeds are named by their SHA-1, so running this again adds nothing twice. Only the standard library is used.
 """
 
 import argparse
@@ -174,7 +174,7 @@ def main():
         reg = FIXTURES / "fuzz-regressions" / t
         if reg.is_dir():
             for p in sorted(reg.iterdir()):
-                if p.is_file():
+                if p.is_file() and p.suffix != ".expect":
                     add(t, p.read_bytes(), counts)
     for t in TARGETS:
         n = len(list((CORPUS / t).glob("*"))) if (CORPUS / t).is_dir() else 0

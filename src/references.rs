@@ -43,7 +43,8 @@ pub struct Reference {
     /// For a tag, its name.
     pub tag: Option<String>,
     /// How: `live` (in the table state), `added`, `deleted`, `changelog`, `base list`,
-    /// `delta list`, `changelog list`, `index manifest`, `statistics`, `manifest of the base
+    /// `delta list`, `changelog list`, `index manifest`, `index file` (named by the index
+    /// manifest), `statistics`, `manifest of the base
     /// list` (and of the delta or changelog list).
     pub role: String,
 }
@@ -241,8 +242,18 @@ fn snapshot_meta_roles(
             }
         }
     }
-    if s.index_manifest.as_deref() == Some(name) {
-        roles.push("index manifest".into());
+    if let Some(im) = s.index_manifest.as_deref() {
+        if im == name {
+            roles.push("index manifest".into());
+        } else if name.starts_with("index-") && !name.starts_with("index-manifest-") {
+            // An index file, in `index/` or (index-file-in-data-file-dir) a bucket directory:
+            // named by the index manifest either way (paimon-format.md §1.8).
+            if let Ok(entries) = store.index_manifest(artifact, &join(manifest_dir, im)) {
+                if entries.iter().any(|e| e.file_name == name) {
+                    roles.push("index file".into());
+                }
+            }
+        }
     }
     if s.statistics.as_deref() == Some(name) {
         roles.push("statistics".into());

@@ -97,6 +97,14 @@ pub fn discover(artifact: &Artifact) -> Discovery {
                     || name == "LATEST"
                     || crate::paimon::snapshot::temp_snapshot_id(name).is_some()
             }
+            // A branch that holds only tags (a `createBranch` from a tag that failed after
+            // copying the tag, paimon-format.md §5.6) is still a branch to report.
+            "tag" => {
+                name.starts_with("tag-") && {
+                    let (branch_dir, _) = split_parent(parent);
+                    split_parent(branch_dir).1 == "branch"
+                }
+            }
             _ => false,
         };
         if is_marker && dir.ends_with(last) {

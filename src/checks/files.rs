@@ -1,24 +1,26 @@
-//! Files: does every file the table needs exist, and what is left over?
+//! Files: what is left over, and what could not be checked? (Missing files are
+//! [`super::dangling`]'s.)
 //!
-//! * `dangling-reference` — a retained snapshot, tag or long-lived changelog names a manifest
-//!   list, manifest, data, changelog or index file that is not there (`paimon-format.md` §3.8,
-//!   §4.7). Readers of that snapshot fail. An interrupted expiration deletes data files before
-//!   snapshot files (§5.2), so missing files in only the oldest snapshots point to one.
 //! * `orphan-file` — a file under the table that nothing references (the definition of Paimon's
-//!   own `remove_orphan_files`, §4.7): written by a commit that never became durable, an
-//!   in-flight commit at capture time, or an interrupted compaction or expiration. Orphans that
-//!   the lost-changelog check tied to a commit are reported there instead.
+//!   own `remove_orphan_files`, `paimon-format.md` §4.7), with its cause where the artifact shows
+//!   one: left by a rollback (unreferenced manifest lists that build on files other unreferenced
+//!   lists added, which only published snapshots can), by an expiration that did not clean up
+//!   (every data file their lists name is still referenced, and earlier snapshots are gone), else
+//!   a commit that never became durable or was in flight at capture time (by file age). Orphans
+//!   that the lost-changelog check tied to a commit are reported there instead.
 //! * `artifact-incomplete` — the artifact lacks whole directories a check needs (`manifest/`,
-//!   the bucket directories), so those checks cannot prove anything either way.
+//!   the bucket directories, the roots of external data paths, §1.3), so those checks cannot
+//!   prove anything either way.
+//! * `unreadable-file` — a referenced metadata file that is present but cannot be decoded.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::findings::{Clock, Code, Finding, Severity};
 use crate::timeline::files::{BranchFiles, Dangling, Holder, OrphanKind, RootFiles, Unusable};
 use crate::timeline::Timeline;
 
 /// Shown per finding before the list is cut (the JSON keeps every file).
-const EVIDENCE_FILES: usize = 20;
+pub(super) const EVIDENCE_FILES: usize = 20;
 
 /// `artifact-incomplete` for whole missing directories. Returns the findings and whether the
 /// manifests are usable at all.
@@ -42,27 +44,84 @@ pub fn incomplete(t: &Timeline, root: &RootFiles) -> (Vec<Finding>, bool) {
         );
         return (out, false);
     }
-    if !root.has_data_dirs {
-        let live = root
-            .branches
-            .get(&t.location.branch)
-            .and_then(|b| b.live_latest.as_ref())
-            .map_or(0, Vec::len);
-        if live > 0 {
-            out.push(
-                Finding::new(
-                    Code::ArtifactIncomplete,
-                    Severity::Warning,
-                    format!(
-                        "The artifact has no bucket directories for this table although its latest snapshot has {live} live file{}, so missing-file and orphan checks were skipped.",
-                        if live == 1 { "" } else { "s" }
-                    ),
-                    "Capture the bucket directories too (data files are not read, only listed; their size does not slow the check).",
+    let live_latest = root
+        .branches
+        .get(&t.location.branch)
+        .and_then(|b| b.live_latest.as_ref());
+    let live_inside = live_latest.map_or(0, |l| {
+        l.iter().filter(|e| e.file.external_path.is_none()).count()
+    });
+    if !root.has_data_dirs && live_inside > 0 {
+        out.push(
+            Finding::new(
+                Code::ArtifactIncomplete,
+                Severity::Warning,
+                format!(
+                    "The artifact has no bucket directories for this table although its latest snapshot has {live_inside} live file{} inside the table directory, so missing-file and orphan checks were skipped for them.",
+                    if live_inside == 1 { "" } else { "s" }
                 ),
-            );
-        }
+                "Capture the bucket directories too (data files are not read, only listed; their size does not slow the check).",
+            ),
+        );
+    }
+    if let Some(f) = external_outside(t, root, live_latest.map(Vec::as_slice).unwrap_or(&[])) {
+        out.push(f);
     }
     (out, true)
+}
+
+/// `artifact-incomplete` for external data paths (`data-file.external-paths`, §1.3) whose root
+/// the artifact does not hold: those files are outside the artifact, so whether they exist
+/// (and what they hold) cannot be checked; files inside the table directory and under held
+/// external roots were checked.
+fn external_outside(
+    t: &Timeline,
+    root: &RootFiles,
+    live: &[crate::timeline::files::EntryRef],
+) -> Option<Finding> {
+    if root.external_outside.is_empty() {
+        return None;
+    }
+    let outside: Vec<&str> = live
+        .iter()
+        .filter_map(|e| e.file.external_path.as_deref())
+        .filter(|uri| root.external_outside.values().any(|s| s.contains(*uri)))
+        .collect();
+    let roots: Vec<&str> = root.external_outside.keys().map(String::as_str).collect();
+    let referenced: usize = root.external_outside.values().map(|s| s.len()).sum();
+    if outside.is_empty() && t.location.branch != crate::warehouse::MAIN_BRANCH {
+        return None; // said once, on the main branch
+    }
+    let mut f = Finding::new(
+        Code::ArtifactIncomplete,
+        Severity::Warning,
+        format!(
+            "{} file{} of this table {} under the external data path{} {}, outside the artifact: whether {} exist and what {} hold cannot be checked ({} of them live in the latest snapshot).",
+            referenced,
+            if referenced == 1 { "" } else { "s" },
+            if referenced == 1 { "is" } else { "are" },
+            if roots.len() == 1 { "" } else { "s" },
+            roots.join(", "),
+            if referenced == 1 { "it" } else { "they" },
+            if referenced == 1 { "it" } else { "they" },
+            outside.len(),
+        ),
+        "Capture the external root beside the warehouse (the folder the URIs end in, e.g. <capture>/external/bucket-0/...) and run the check again; files inside the table directory were checked.",
+    )
+    .evidence(format!(
+        "data-file.external-paths = {}",
+        t.options.data_file_external_paths.join(",")
+    ));
+    for uri in outside.iter().take(EVIDENCE_FILES) {
+        f = f.evidence(format!("live, not checked: {uri}"));
+    }
+    if !root.external_present.is_empty() {
+        f = f.evidence(format!(
+            "{} external files were found under held roots",
+            root.external_present.len()
+        ));
+    }
+    Some(f)
 }
 
 /// `unreadable-file` for referenced metadata files that are present but cannot be decoded (a
@@ -126,131 +185,95 @@ pub fn unreadable_references(branch: &BranchFiles, root: &RootFiles) -> Vec<Find
         .collect()
 }
 
-/// `dangling-reference`: files retained holders need that are missing.
-pub fn dangling(t: &Timeline, branch: &BranchFiles) -> Vec<Finding> {
-    let mut out = Vec::new();
-    let mut by_holder: BTreeMap<&Holder, Vec<&crate::timeline::files::Dangling>> = BTreeMap::new();
-    for d in branch
-        .dangling
-        .iter()
-        .filter(|d| d.why == Unusable::Missing)
-    {
-        by_holder.entry(&d.holder).or_default().push(d);
-    }
-    // Snapshots together (often the oldest few after an interrupted expiration); tags and
-    // long-lived changelogs each on their own.
-    let mut snapshot_ids = Vec::new();
-    let mut snapshot_items = Vec::new();
-    for (holder, items) in &by_holder {
-        match holder {
-            Holder::Snapshot { id, .. } => {
-                snapshot_ids.push(*id);
-                snapshot_items.extend(items.iter().copied());
-            }
-            _ => out.push(dangling_finding(t, &[], holder.to_string(), items, None)),
-        }
-    }
-    if !snapshot_ids.is_empty() {
-        let retained: Vec<i64> = t.snapshots.keys().copied().collect();
-        let oldest_prefix = retained
-            .iter()
-            .take(snapshot_ids.len())
-            .copied()
-            .collect::<Vec<_>>()
-            == snapshot_ids;
-        let latest_affected = t.latest().is_some_and(|l| snapshot_ids.contains(&l));
-        let cause = if oldest_prefix && !latest_affected {
-            Some(
-                "only the oldest retained snapshots are affected: an interrupted snapshot expiration (it deletes data files and manifests before the snapshot files, paimon-format.md §5.2)",
-            )
-        } else {
-            None
-        };
-        let who = if let [only] = snapshot_ids.as_slice() {
-            format!("snapshot {only}")
-        } else {
-            format!(
-                "snapshots {}",
-                snapshot_ids
-                    .iter()
-                    .map(i64::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        };
-        out.push(dangling_finding(
-            t,
-            &snapshot_ids,
-            who,
-            &snapshot_items,
-            cause,
-        ));
-    }
-    out
+/// Why files are unreferenced, as far as the artifact shows (`paimon-format.md` §4.7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Cause {
+    /// Of snapshots that were published and then removed, as a rollback that leaves files does:
+    /// one unreferenced commit's lists hold files another unreferenced commit added. A commit's
+    /// base list is built from the published previous snapshot, so an unpublished commit never
+    /// builds on another unpublished one.
+    RolledBack,
+    /// Of expired snapshots whose files were not cleaned: every data file their lists name is
+    /// still referenced by the retained snapshots, and snapshots below the earliest are gone.
+    Expired,
+    /// No such evidence; written around or after the newest snapshot (in flight, or its
+    /// writer died).
+    Young,
+    /// No such evidence; older than the newest snapshot.
+    Old,
+    /// No such evidence, and no modification time (or no snapshot time) to compare.
+    Unknown,
 }
 
-fn dangling_finding(
-    t: &Timeline,
-    ids: &[i64],
-    who: String,
-    items: &[&crate::timeline::files::Dangling],
-    cause: Option<&str>,
-) -> Finding {
-    let missing = items.iter().filter(|d| d.why == Unusable::Missing).count();
-    let unreadable = items.len() - missing;
-    let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
-    for d in items {
-        *kinds.entry(d.kind).or_default() += 1;
-    }
-    let kinds_text = kinds
-        .iter()
-        .map(|(k, n)| format!("{n} {k}{}", if *n == 1 { "" } else { "s" }))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let latest_affected = t.latest().is_some_and(|l| ids.contains(&l));
-    let consequence = if latest_affected {
-        "the table's current state cannot be read"
-    } else {
-        "reading or time-travelling to them fails, and so does a streaming reader that starts there"
+/// The orphan lists, manifests, data and changelog files of ghost commits (unreferenced
+/// manifest lists, by committer) that the artifact shows were published: rolled back, or
+/// expired without clean-up. Everything else is left to the age-based causes.
+fn published_ghosts<'r>(timelines: &[&Timeline], root: &'r RootFiles) -> HashMap<&'r str, Cause> {
+    let is_changelog =
+        |name: &str| name.starts_with("changelog-") || name.starts_with("compacted-changelog-");
+    let new_data = |g: &'r crate::timeline::files::GhostCommit| -> HashSet<&'r str> {
+        g.entries
+            .iter()
+            .filter(|e| e.kind == crate::paimon::manifest::FileKind::Add)
+            .map(|e| e.file.file_name.as_str())
+            .filter(|n| !is_changelog(n) && !root.referenced.contains(*n))
+            .collect()
     };
-    let mut f = Finding::new(
-        Code::DanglingReference,
-        Severity::Error,
-        format!(
-            "{who} reference{} {} ({kinds_text}){}: {consequence}.",
-            if ids.len() == 1 || ids.is_empty() { "s" } else { "" },
-            match (missing, unreadable) {
-                (m, 0) => format!("{m} missing file{}", if m == 1 { "" } else { "s" }),
-                (0, u) => format!("{u} unreadable file{}", if u == 1 { "" } else { "s" }),
-                (m, u) => format!("{m} missing and {u} unreadable files"),
-            },
-            cause.map(|_| " after an interrupted expiration").unwrap_or("")
-        ),
-        if cause.is_some() {
-            "Finish the expiration: run expire_snapshots again (dry run first, if your version has it); it removes these snapshots. Make sure no consumer or tag still needs them."
+    let news: Vec<HashSet<&str>> = root.ghosts.iter().map(new_data).collect();
+    // Which ghost added each new file; a ghost whose lists hold another's new file builds on
+    // it, and both were published.
+    let mut owner: HashMap<&str, usize> = HashMap::new();
+    for (i, mine) in news.iter().enumerate() {
+        for n in mine {
+            owner.entry(n).or_insert(i);
+        }
+    }
+    let mut chained = vec![false; root.ghosts.len()];
+    for (i, g) in root.ghosts.iter().enumerate() {
+        for e in &g.entries {
+            if let Some(&j) = owner.get(e.file.file_name.as_str()) {
+                if j != i {
+                    if let Some(c) = chained.get_mut(i) {
+                        *c = true;
+                    }
+                    if let Some(c) = chained.get_mut(j) {
+                        *c = true;
+                    }
+                }
+            }
+        }
+    }
+    let expired_before = timelines
+        .first()
+        .and_then(|t| t.earliest())
+        .is_some_and(|e| e > 1);
+    let mut out = HashMap::new();
+    for (i, g) in root.ghosts.iter().enumerate() {
+        let names: HashSet<&str> = g
+            .entries
+            .iter()
+            .map(|e| e.file.file_name.as_str())
+            .collect();
+        let Some(mine) = news.get(i) else { continue };
+        let chained = chained.get(i).copied().unwrap_or(false);
+        let cause = if chained && !mine.is_empty() {
+            Cause::RolledBack
+        } else if mine.is_empty() && expired_before && !g.entries.is_empty() {
+            Cause::Expired
         } else {
-            "Check whether the artifact is complete (re-capture it); if the files are gone from the warehouse, restore them from a backup or roll back to a snapshot that does not need them (rollback_to, after a dry run on a copy)."
-        },
-    )
-    .related(ids.iter().copied())
-    .files(items.iter().map(|d| d.file.clone()));
-    if let Some(first) = ids.first() {
-        f = f.snapshot(*first);
-    }
-    if let Some(c) = cause {
-        f = f.evidence(c.to_string());
-    }
-    for d in items.iter().take(EVIDENCE_FILES) {
-        let why = match &d.why {
-            Unusable::Missing => "missing".to_string(),
-            Unusable::Unreadable(e) => format!("unreadable: {}", e.problem()),
+            continue;
         };
-        f = f.evidence(format!("{}: {} {} ({why})", d.holder, d.kind, d.file));
+        for path in g.lists.iter().chain(&g.manifests) {
+            out.insert(path.as_str(), cause);
+        }
+        for o in &root.orphans {
+            let (_, name) = crate::warehouse::split_parent(&o.relative);
+            if names.contains(name) && matches!(o.kind, OrphanKind::Data | OrphanKind::Changelog) {
+                out.insert(o.relative.as_str(), cause);
+            }
+        }
     }
-    if items.len() > EVIDENCE_FILES {
-        f = f.evidence(format!("… and {} more", items.len() - EVIDENCE_FILES));
-    }
-    f
+    out
 }
 
 /// `orphan-file`: unreferenced files, grouped by kind and likely cause.
@@ -278,7 +301,8 @@ pub fn orphans(
     };
     let hidden_lists = unreadable("manifest list");
     let hidden_manifests = hidden_lists || unreadable("manifest");
-    let mut groups: BTreeMap<(OrphanKind, bool), Vec<&crate::timeline::files::Orphan>> =
+    let published = published_ghosts(timelines, root);
+    let mut groups: BTreeMap<(OrphanKind, Cause), Vec<&crate::timeline::files::Orphan>> =
         BTreeMap::new();
     let mut owned_by_unreadable: Vec<(&crate::timeline::files::Orphan, Option<i64>)> = Vec::new();
     for o in &root.orphans {
@@ -297,22 +321,36 @@ pub fn orphans(
             owned_by_unreadable.push((o, owner));
             continue;
         }
-        let young = match (o.modified, newest_commit) {
-            (Some(m), Some(n)) => m.to_utc_millis(offset).saturating_add(2_000) >= n,
-            _ => false,
+        let cause = match published.get(o.relative.as_str()) {
+            Some(c) => *c,
+            None => match (o.modified, newest_commit) {
+                (Some(m), Some(n)) if m.to_utc_millis(offset).saturating_add(2_000) >= n => {
+                    Cause::Young
+                }
+                (Some(_), Some(_)) => Cause::Old,
+                _ => Cause::Unknown,
+            },
         };
-        groups.entry((o.kind, young)).or_default().push(o);
+        groups.entry((o.kind, cause)).or_default().push(o);
     }
     let mut out = Vec::new();
-    for ((kind, young), files) in groups {
-        let ghost_lists = matches!(kind, OrphanKind::ManifestList | OrphanKind::Manifest);
-        let cause = if young {
-            "written around or after the newest snapshot (zip times have 2 s precision): a commit in flight when the artifact was captured, or one whose writer died before publishing it"
-        } else {
-            "older than the newest snapshot: a commit that never became durable and was not re-committed, or an interrupted compaction or expiration"
+    let earliest = timelines.first().and_then(|t| t.earliest()).unwrap_or(0);
+    for ((kind, cause_kind), files) in groups {
+        let young = cause_kind == Cause::Young;
+        let ghost_lists = matches!(kind, OrphanKind::ManifestList | OrphanKind::Manifest)
+            && matches!(cause_kind, Cause::Young | Cause::Old | Cause::Unknown);
+        let expired_text = format!(
+            "left by snapshots that were expired without clean-up: every data file their manifest lists name is still referenced by the retained snapshots, so they describe states older than the earliest retained snapshot {earliest}, whose snapshot files were removed without the files only they used"
+        );
+        let cause = match cause_kind {
+            Cause::Young => "written around or after the newest snapshot (zip times have 2 s precision): a commit in flight when the artifact was captured, or one whose writer died before publishing it",
+            Cause::Old => "older than the newest snapshot: a commit that never became durable and was not re-committed, or an interrupted compaction or expiration",
+            Cause::Unknown => "no modification time to compare with the snapshots, so the cause is unknown: a commit in flight at capture time, one that never became durable, or an interrupted compaction or expiration",
+            Cause::RolledBack => "left by a rollback (or snapshot files deleted by hand): they belong to snapshots that were published and later removed (the manifest lists of one build on the files another added, which only a published snapshot allows), and only the snapshot files were deleted",
+            Cause::Expired => expired_text.as_str(),
         };
-        let severity = match kind {
-            OrphanKind::Changelog if !young => Severity::Warning,
+        let severity = match (kind, cause_kind) {
+            (OrphanKind::Changelog, Cause::Old | Cause::Unknown) => Severity::Warning,
             _ => Severity::Info,
         };
         let total: u64 = files.iter().map(|o| o.size).sum();
@@ -325,8 +363,10 @@ pub fn orphans(
                 kind.as_str(),
                 if files.len() == 1 { "" } else { "s" },
             ),
-            match kind {
-                OrphanKind::Changelog => "Unreferenced changelog means some changes were never delivered to streaming readers: find the commit that wrote them (the writer's log at that time) before cleaning up. remove_orphan_files (dry run first, older_than past the incident) deletes them once you are sure.",
+            match (kind, cause_kind) {
+                (_, Cause::RolledBack) => "Harmless for readers of the retained snapshots; they hold the rolled-back snapshots' changes, so keep them if those must be recovered. remove_orphan_files (dry run first) reclaims the space.",
+                (_, Cause::Expired) => "Harmless for readers of the retained snapshots (a streaming reader that had not yet read those snapshots has already lost them to the expiration); remove_orphan_files (dry run first) reclaims the space.",
+                (OrphanKind::Changelog, _) => "Unreferenced changelog means some changes were never delivered to streaming readers: find the commit that wrote them (the writer's log at that time) before cleaning up. remove_orphan_files (dry run first, older_than past the incident) deletes them once you are sure.",
                 _ if young => "Nothing to do if the writer was running at capture time; otherwise remove_orphan_files (dry run first) cleans them up once they are older than its older_than threshold.",
                 _ => "Harmless for readers; remove_orphan_files (dry run first) reclaims the space.",
             },
@@ -334,6 +374,15 @@ pub fn orphans(
         .files(files.iter().map(|o| o.relative.clone()));
         if ghost_lists {
             f = f.evidence("manifest files written for a commit that was not published (see the lost-changelog findings if any)".to_string());
+        }
+        match cause_kind {
+            Cause::RolledBack => {
+                f = f.evidence("their manifest lists build on files that other unreferenced manifest lists added: those commits were published as snapshots, and the snapshots are gone");
+            }
+            Cause::Expired => {
+                f = f.evidence(format!("every data file their manifest lists name is referenced by a retained snapshot; the earliest retained snapshot is {earliest}"));
+            }
+            Cause::Young | Cause::Old | Cause::Unknown => {}
         }
         for o in files.iter().take(EVIDENCE_FILES) {
             let age = match (o.modified, newest_commit) {

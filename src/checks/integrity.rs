@@ -12,6 +12,9 @@
 //! * `unreadable-file` — a file the analysis needed could not be read or parsed; Paimon's own
 //!   readers would fail on it too.
 //! * `no-table` — the artifact holds no Paimon table at all.
+//! * `branch-incomplete` — a branch directory with tags but no schema and no snapshot: what a
+//!   `createBranch` from a tag leaves when the tagged snapshot has expired (it copies the tag
+//!   first, then fails on the snapshot; `paimon-format.md` §5.6).
 
 use crate::error::Error;
 use std::collections::HashSet;
@@ -409,4 +412,33 @@ pub fn no_table(discovery: &Discovery) -> Option<Finding> {
         f = f.evidence(format!("found instead: {line}"));
     }
     Some(f)
+}
+
+/// `branch-incomplete`: a branch holding tags but neither a schema nor a snapshot file, which
+/// Paimon cannot open (`paimon-format.md` §5.6).
+pub fn half_created_branch(t: &Timeline) -> Option<Finding> {
+    if t.location.branch == crate::warehouse::MAIN_BRANCH
+        || !t.schemas.is_empty()
+        || !t.present_ids.is_empty()
+        || t.tags.is_empty()
+    {
+        return None;
+    }
+    let tags: Vec<&str> = t.tags.iter().map(|tag| tag.name.as_str()).collect();
+    let branch = &t.location.branch;
+    Some(
+        Finding::new(
+            Code::BranchIncomplete,
+            Severity::Info,
+            format!(
+                "branch {branch} holds tag{} {} but no schema and no snapshot, so Paimon cannot open it: a half-created branch. createBranch from a tag copies the tag first, then the tagged snapshot and the schemas, and fails when the tagged snapshot has expired; or the capture missed the branch's schema/ and snapshot/.",
+                if tags.len() == 1 { "" } else { "s" },
+                tags.join(", ")
+            ),
+            format!(
+                "Nothing reads it. delete_branch '{branch}' removes it (dry run on a copy first); to have the branch, create it again from a snapshot or a tag whose snapshot is retained."
+            ),
+        )
+        .evidence(format!("{}: tag/ only", relative(t, &t.location.meta_root))),
+    )
 }

@@ -3,8 +3,10 @@
 //! * [`changelog`] — did a commit's changelog get lost (`lost-changelog`,
 //!   `pending-changelog`)?
 //! * [`consumers`] — is each consumer's position safe (`consumer-*`)?
-//! * [`files`] — does every needed file exist, and what is left over (`dangling-reference`,
-//!   `orphan-file`, `artifact-incomplete`)?
+//! * [`dangling`] — which needed files are missing, and which of them Paimon deleted on
+//!   purpose (`dangling-reference`)?
+//! * [`files`] — what is left over, and what could not be checked (`orphan-file`,
+//!   `artifact-incomplete`, `unreadable-file` for referenced metadata)?
 //! * [`integrity`] — is the snapshot history complete (`snapshot-gap`, `hint-mismatch`,
 //!   `snapshot-temp-file`, `unreadable-file`)?
 //! * [`options`] — is the table configured so recovery can lose data (`risky-options`)?
@@ -22,6 +24,7 @@
 
 pub mod changelog;
 pub mod consumers;
+pub mod dangling;
 pub mod files;
 pub mod integrity;
 pub mod options;
@@ -161,15 +164,22 @@ pub fn judge_root(
         .flat_map(|p| p.changelog.explained.iter().cloned())
         .collect();
     let root_usable = prepared.iter().all(|p| p.usable);
+    let mut dangling: Vec<Vec<Finding>> = vec![Vec::new(); timelines.len()];
+    for (i, f) in dangling::dangling(timelines, root) {
+        if let Some(slot) = dangling.get_mut(i) {
+            slot.push(f);
+        }
+    }
     timelines
         .iter()
         .zip(prepared)
         .enumerate()
-        .map(|(i, (t, p))| {
+        .zip(dangling)
+        .map(|((i, (t, p)), dangling)| {
             let mut findings = p.incomplete;
             if p.usable {
+                findings.extend(dangling);
                 if let Some(b) = root.branches.get(&t.location.branch) {
-                    findings.extend(files::dangling(t, b));
                     findings.extend(files::unreadable_references(b, root));
                 }
             }
@@ -199,6 +209,7 @@ fn judge_timeline(
     findings.extend(changelog.findings);
     findings.extend(integrity::unreadable_files(t));
     findings.extend(integrity::snapshot_gaps(t));
+    findings.extend(integrity::half_created_branch(t));
     findings.extend(integrity::hint_mismatches(t));
     findings.extend(options::risky_options(t));
     let (consumers, consumer_findings) = consumers::judge(t, clock, &changelog.lost);

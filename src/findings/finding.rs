@@ -57,6 +57,7 @@ pub enum Code {
     CheckpointAheadOfCommit,
     RowsOnlyInOrphanFiles,
     RayCheckpointUnpaired,
+    BranchIncomplete,
 }
 
 impl Code {
@@ -90,6 +91,7 @@ impl Code {
         Code::CheckpointAheadOfCommit,
         Code::RowsOnlyInOrphanFiles,
         Code::RayCheckpointUnpaired,
+        Code::BranchIncomplete,
     ];
 
     /// The contract's kebab-case name.
@@ -123,6 +125,7 @@ impl Code {
             Code::CheckpointAheadOfCommit => "checkpoint-ahead-of-commit",
             Code::RowsOnlyInOrphanFiles => "rows-only-in-orphan-files",
             Code::RayCheckpointUnpaired => "ray-checkpoint-unpaired",
+            Code::BranchIncomplete => "branch-incomplete",
         }
     }
 
@@ -157,6 +160,7 @@ impl Code {
             Code::CheckpointAheadOfCommit => "Checkpoint ahead of commit",
             Code::RowsOnlyInOrphanFiles => "Rows only in unreferenced files",
             Code::RayCheckpointUnpaired => "Ray Data checkpoint not paired",
+            Code::BranchIncomplete => "Branch half-created",
         }
     }
 }

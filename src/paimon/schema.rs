@@ -216,6 +216,12 @@ pub struct TableOptions {
     pub deletion_vectors: bool,
     /// `precommit-compact` (default false): changelog merged into `compacted-changelog-*` files.
     pub precommit_compact: bool,
+    /// `index-file-in-data-file-dir` (default false, 1.1+): index files live in the bucket
+    /// directories instead of `index/` (`paimon-format.md` §1.8).
+    pub index_file_in_data_file_dir: bool,
+    /// `data-file.external-paths` (1.1+): the roots new data files are written under, as URIs
+    /// (`paimon-format.md` §1.3).
+    pub data_file_external_paths: Vec<String>,
     /// Options that could not be parsed, with the problem.
     pub problems: Vec<String>,
 }
@@ -246,6 +252,8 @@ impl TableOptions {
         let consumer_changelog_only = bool_opt(&["consumer.changelog-only"], false, &mut problems);
         let deletion_vectors = bool_opt(&["deletion-vectors.enabled"], false, &mut problems);
         let precommit_compact = bool_opt(&["precommit-compact"], false, &mut problems);
+        let index_file_in_data_file_dir =
+            bool_opt(&["index-file-in-data-file-dir"], false, &mut problems);
 
         let int_opt = |k: &str, problems: &mut Vec<String>| -> Option<i64> {
             let v = get(k)?;
@@ -314,6 +322,15 @@ impl TableOptions {
             }),
             deletion_vectors,
             precommit_compact,
+            index_file_in_data_file_dir,
+            data_file_external_paths: get("data-file.external-paths")
+                .map(|v| {
+                    v.split(',')
+                        .map(|r| r.trim().to_string())
+                        .filter(|r| !r.is_empty())
+                        .collect()
+                })
+                .unwrap_or_default(),
             problems,
         }
     }

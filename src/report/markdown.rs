@@ -123,11 +123,7 @@ fn render_with(report: &Report, rows_per_list: usize) -> String {
 
 fn table_section(out: &mut String, t: &TableReport, rows_per_list: usize) {
     let _ = writeln!(out, "### {}\n", table_name(t));
-    let producer = t
-        .options
-        .get("changelog-producer")
-        .map(String::as_str)
-        .unwrap_or("none");
+    let producer = super::changelog_producer(t);
     let _ = writeln!(
         out,
         "changelog-producer {} · snapshots {} · hints EARLIEST {} / LATEST {}{}\n",

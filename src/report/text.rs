@@ -56,10 +56,7 @@ fn table(out: &mut String, t: &TableReport) {
     let _ = writeln!(
         out,
         "  changelog-producer={}  snapshots {}  hints EARLIEST={} LATEST={}",
-        t.options
-            .get("changelog-producer")
-            .map(String::as_str)
-            .unwrap_or("none"),
+        super::changelog_producer(t),
         match (t.earliest, t.latest) {
             (Some(e), Some(l)) => format!("{e}..{l}"),
             _ => "none".into(),

@@ -25,6 +25,7 @@ use crate::paimon::snapshot::{ManifestListRole, Snapshot};
 use crate::source::{Artifact, FileEntry, FileTime};
 use crate::warehouse::{join, split_parent};
 
+use super::external::{ExternalRoots, Located};
 use super::prefetch::{Decoded, Prefetch};
 use super::Timeline;
 
@@ -384,6 +385,11 @@ pub struct RootFiles {
     pub has_manifest_dir: bool,
     /// Whether the artifact holds any bucket directory for this root.
     pub has_data_dirs: bool,
+    /// External data files (`data-file.external-paths`) whose root the artifact does not hold,
+    /// by root URI: their URIs. Nothing about them could be checked.
+    pub external_outside: BTreeMap<String, BTreeSet<String>>,
+    /// External data files found in the artifact (held roots), by artifact path.
+    pub external_present: BTreeSet<String>,
 }
 
 const META_DIRS: &[&str] = &[
@@ -408,9 +414,18 @@ pub fn resolve_root(
 ) -> RootFiles {
     let mut r = Resolver::new(artifact, store, root);
     for t in timelines {
+        r.external.add_roots(&t.options.data_file_external_paths);
+        for schema in t.schemas.values() {
+            r.external
+                .add_roots(&schema.table_options().data_file_external_paths);
+        }
+        r.index_in_bucket_dir |= t.options.index_file_in_data_file_dir;
+    }
+    for t in timelines {
         let files = r.branch(t, progress);
         r.out.branches.insert(t.location.branch.clone(), files);
     }
+    r.outside_after_all();
     let orphan_lists = r.find_orphans();
     r.find_ghosts(orphan_lists);
     r.out
@@ -443,6 +458,12 @@ struct Resolver<'a, 's, 'p> {
     walked: HashSet<String>,
     /// Each snapshot's manifest lists, by branch and id (for ghost commits' siblings).
     lists_by_snapshot: Vec<(String, i64, Vec<String>)>,
+    /// The external data roots, located in the artifact.
+    external: ExternalRoots,
+    /// Whether a branch puts index files in bucket directories (`index-file-in-data-file-dir`).
+    index_in_bucket_dir: bool,
+    /// External files found missing: URI → the artifact path they would have.
+    missing_external: HashMap<String, String>,
 }
 
 impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
@@ -461,6 +482,9 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
             referenced: Referenced::default(),
             walked: HashSet::new(),
             lists_by_snapshot: Vec::new(),
+            external: ExternalRoots::default(),
+            index_in_bucket_dir: false,
+            missing_external: HashMap::new(),
         }
     }
 
@@ -492,6 +516,7 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
         for (id, cf) in &t.long_lived_changelogs {
             self.long_lived_changelog(branch, *id, &cf.snapshot, producer, &mut bf.dangling);
         }
+        live_between_ends(branch, earliest, &self.missing_external, &mut bf);
         bf.dangling
             .sort_by(|a, b| (&a.holder, &a.file).cmp(&(&b.holder, &b.file)));
         bf.dangling
@@ -549,9 +574,8 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
             }
         }
         // Every file a retained snapshot adds or produces must exist.
-        self.out
-            .check_files_exist(&holder, files.added(), "data file", &mut bf.dangling);
-        self.out.check_files_exist(
+        self.check_files_exist(&holder, files.added(), "data file", &mut bf.dangling);
+        self.check_files_exist(
             &holder,
             files.changelog.iter(),
             "changelog file",
@@ -578,8 +602,7 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
             .list(delta, holder, &mut Vec::new(), true)
             .unwrap_or_default();
         let live = merge(base.iter().chain(delta.iter()));
-        self.out
-            .check_files_exist(holder, live.iter(), "data file", dangling);
+        self.check_files_exist(holder, live.iter(), "data file", dangling);
         live
     }
 
@@ -599,8 +622,7 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
             }
         }
         let live = merge(all.iter());
-        self.out
-            .check_files_exist(&holder, live.iter(), "data file", dangling);
+        self.check_files_exist(&holder, live.iter(), "data file", dangling);
         self.index_and_stats(s, &holder, dangling);
     }
 
@@ -634,7 +656,7 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
             if let Some(entries) = self.list(list, &holder, target, needed) {
                 if needed {
                     let adds = entries.iter().filter(|e| e.kind == FileKind::Add);
-                    self.out.check_files_exist(&holder, adds, "file", dangling);
+                    self.check_files_exist(&holder, adds, "file", dangling);
                 }
             }
         }
@@ -653,10 +675,17 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
                     for e in entries.iter() {
                         self.referenced.index.insert(e.file_name.clone());
                         if e.external_path.is_none() && !self.index_file_present(&e.file_name) {
+                            // Where the option puts it (§1.8): `index/`, or the bucket
+                            // directory of the entry.
+                            let dir = if self.index_in_bucket_dir {
+                                format!("bucket-{}", e.bucket)
+                            } else {
+                                "index".to_string()
+                            };
                             dangling.push(Dangling {
                                 holder: holder.clone(),
                                 kind: "index file",
-                                file: format!("index/{}", e.file_name),
+                                file: format!("{dir}/{}", e.file_name),
                                 why: Unusable::Missing,
                             });
                         }
@@ -763,6 +792,91 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
         Some(entries)
     }
 
+    /// Records each of `entries` that is not where its manifest entry puts it as dangling from
+    /// `holder`: inside the table directory, its bucket directory; with an external path, the
+    /// artifact's copy of the external root (§1.3). External files under a root the artifact
+    /// does not hold are recorded in [`RootFiles::external_outside`] instead.
+    fn check_files_exist<'e>(
+        &mut self,
+        holder: &Holder,
+        entries: impl Iterator<Item = &'e EntryRef>,
+        kind: &'static str,
+        dangling: &mut Vec<Dangling>,
+    ) {
+        for e in entries {
+            if let Some(uri) = &e.file.external_path {
+                match self.external.locate(self.artifact, uri) {
+                    Located::Present(path) => {
+                        self.out.external_present.insert(path);
+                    }
+                    Located::Missing(path) => {
+                        self.missing_external.insert(uri.clone(), path.clone());
+                        dangling.push(Dangling {
+                            holder: holder.clone(),
+                            kind,
+                            file: path,
+                            why: Unusable::Missing,
+                        })
+                    }
+                    Located::Outside(root) => {
+                        self.out
+                            .external_outside
+                            .entry(root)
+                            .or_default()
+                            .insert(uri.clone());
+                    }
+                }
+                continue;
+            }
+            if !self.out.has_data_dirs {
+                // The artifact holds no data directories at all: reported once as
+                // artifact-incomplete.
+                continue;
+            }
+            let present = self
+                .out
+                .data_files_by_name
+                .get(&e.file.file_name)
+                .is_some_and(|paths| {
+                    let bucket = format!("bucket-{}", e.bucket);
+                    let postpone = e.bucket == -2;
+                    paths.iter().any(|p| {
+                        let (dir, _) = split_parent(p);
+                        let (_, last) = split_parent(dir);
+                        last == bucket || (postpone && last == "bucket-postpone")
+                    })
+                });
+            if !present {
+                dangling.push(Dangling {
+                    holder: holder.clone(),
+                    kind,
+                    file: dangling_path(e),
+                    why: Unusable::Missing,
+                });
+            }
+        }
+    }
+
+    /// External files "missing" from a folder that holds none of the table's files are outside
+    /// the artifact instead ([`ExternalRoots::unconfirmed`]).
+    fn outside_after_all(&mut self) {
+        let unconfirmed = self.external.unconfirmed();
+        if unconfirmed.is_empty() {
+            return;
+        }
+        let paths: HashSet<&str> = unconfirmed.iter().map(|(p, ..)| *p).collect();
+        for (_, uri, root) in &unconfirmed {
+            self.out
+                .external_outside
+                .entry(root.to_string())
+                .or_default()
+                .insert(uri.to_string());
+        }
+        for b in self.out.branches.values_mut() {
+            b.dangling.retain(|d| !paths.contains(d.file.as_str()));
+        }
+    }
+
     /// Files under the root nothing references, into [`RootFiles::orphans`]; returns the orphan
     /// manifest lists by committer, for [`Resolver::find_ghosts`].
     fn find_orphans(&mut self) -> OrphanLists {
@@ -812,6 +926,9 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
             }
             _ if META_DIRS.contains(&first) || !rel.contains('/') => None,
             _ if self.out.referenced.contains(name) || !in_bucket_dir(rel) => None,
+            // `index-file-in-data-file-dir` (§1.8): index files in bucket directories.
+            _ if self.referenced.index.contains(name) => None,
+            _ if self.index_in_bucket_dir && name.starts_with("index-") => Some(OrphanKind::Index),
             _ if name.starts_with("changelog-") || name.starts_with("compacted-changelog-") => {
                 Some(OrphanKind::Changelog)
             }
@@ -919,47 +1036,75 @@ pub fn merge<'a>(entries: impl Iterator<Item = &'a EntryRef>) -> Vec<EntryRef> {
     live.into_values().collect()
 }
 
-impl RootFiles {
-    /// Records each of `entries` (files inside the table directory) that is not in its bucket
-    /// directory as dangling from `holder`.
-    fn check_files_exist<'a>(
-        &self,
-        holder: &Holder,
-        entries: impl Iterator<Item = &'a EntryRef>,
-        kind: &'static str,
-        dangling: &mut Vec<Dangling>,
-    ) {
-        if !self.has_data_dirs {
-            // The artifact holds no data directories at all: reported once as
-            // artifact-incomplete.
-            return;
+/// How a missing data or changelog file inside the table directory is named in findings.
+fn dangling_path(e: &ManifestEntry) -> String {
+    format!("bucket-{}/{}", e.bucket, e.file.file_name)
+}
+
+/// A missing data file is needed by every snapshot it is live in, not only by the ends of the
+/// timeline whose live sets were checked: from the snapshot that adds it (or the earliest,
+/// when the earliest's live set needs it) up to the one whose delta deletes it. Adds those
+/// snapshots as holders (counted once per file by the findings).
+fn live_between_ends(
+    branch: &str,
+    earliest: Option<i64>,
+    missing_external: &HashMap<String, String>,
+    bf: &mut BranchFiles,
+) {
+    let missing: HashSet<String> = bf
+        .dangling
+        .iter()
+        .filter(|d| d.why == Unusable::Missing && d.kind == "data file")
+        .map(|d| d.file.clone())
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    let mut live: HashSet<String> = bf
+        .dangling
+        .iter()
+        .filter(|d| {
+            d.why == Unusable::Missing
+                && d.kind == "data file"
+                && matches!(&d.holder, Holder::Snapshot { id, .. } if Some(*id) == earliest)
+        })
+        .map(|d| d.file.clone())
+        .collect();
+    let mut extra = Vec::new();
+    for (id, f) in &bf.snapshots {
+        for e in &f.delta {
+            let path = match &e.file.external_path {
+                Some(uri) => match missing_external.get(uri) {
+                    Some(p) => p.clone(),
+                    None => continue,
+                },
+                None => dangling_path(e),
+            };
+            if !missing.contains(&path) {
+                continue;
+            }
+            match e.kind {
+                FileKind::Add => {
+                    live.insert(path);
+                }
+                FileKind::Delete => {
+                    live.remove(&path);
+                }
+            }
         }
-        for e in entries {
-            if e.file.external_path.is_some() {
-                continue; // outside the table directory; cannot be checked from the artifact
-            }
-            let present = self
-                .data_files_by_name
-                .get(&e.file.file_name)
-                .is_some_and(|paths| {
-                    let bucket = format!("bucket-{}", e.bucket);
-                    let postpone = e.bucket == -2;
-                    paths.iter().any(|p| {
-                        let (dir, _) = split_parent(p);
-                        let (_, last) = split_parent(dir);
-                        last == bucket || (postpone && last == "bucket-postpone")
-                    })
-                });
-            if !present {
-                dangling.push(Dangling {
-                    holder: holder.clone(),
-                    kind,
-                    file: format!("bucket-{}/{}", e.bucket, e.file.file_name),
-                    why: Unusable::Missing,
-                });
-            }
+        for path in &live {
+            extra.push(Dangling {
+                holder: Holder::Snapshot {
+                    branch: branch.to_string(),
+                    id: *id,
+                },
+                kind: "data file",
+                file: path.clone(),
+                why: Unusable::Missing,
+            });
         }
     }
+    bf.dangling.extend(extra);
 }
 
 fn in_bucket_dir(rel: &str) -> bool {

@@ -1,0 +1,246 @@
+//! The `zip` crate as an oracle for the core's own zip reader (`src/source/zip.rs`).
+//!
+//! Every zip the tests hold — the fixture warehouses, the real-writer fixtures, the fuzz
+//! regression inputs (hostile zips) and the small hand-made zips the fuzz seed corpora start
+//! from — is listed and read by both readers, and the two must agree: the same files (folders
+//! aside: the core lists files only), the same declared sizes and CRC-32s, the same bytes. Where
+//! they may differ by design, the difference is named here and checked to be that one:
+//!
+//! * **nested zips**: the core opens a `.zip` entry as a folder (`outer.zip!/inner/...`); the
+//!   oracle recurses into the entry's bytes itself and compares the inner listing the same way.
+//! * **zips the oracle refuses**: both must refuse (the core with an error, or by listing the
+//!   damage as a problem and keeping nothing); the core may not read files the oracle cannot.
+//! * **entries whose bytes are not their declared size**: the core refuses to read them (an
+//!   error naming the file); the oracle returns whatever bytes are there. Accepted only where the
+//!   oracle's bytes really are not the declared size.
+//! * **paths**: the core normalises entry names (`./` and duplicate `/` removed) and refuses
+//!   hostile ones (`..`, absolute, NUL) as problems; such entries are compared after the same
+//!   normalisation or must be among the core's problems.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::collections::BTreeMap;
+use std::io::{Cursor, Read};
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use prv::source::{Artifact, Input};
+use prv::Limits;
+
+/// What one reader found in one zip: path -> (declared size, CRC-32, bytes or the read error).
+type Listing = BTreeMap<String, (u64, u32, Result<Vec<u8>, String>)>;
+
+fn zips_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            zips_under(&p, out);
+        } else if p.extension().is_some_and(|x| x == "zip") {
+            out.push(p);
+        }
+    }
+}
+
+fn all_zips() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut out = Vec::new();
+    zips_under(&root, &mut out);
+    out.sort();
+    out
+}
+
+/// The oracle's listing, recursing into nested zips under `prefix`. `None` when it refuses the
+/// archive itself.
+fn oracle(data: &[u8], prefix: &str, out: &mut Listing) -> Option<()> {
+    let mut archive = zip::ZipArchive::new(Cursor::new(data)).ok()?;
+    for i in 0..archive.len() {
+        let Ok(mut file) = archive.by_index(i) else {
+            continue;
+        };
+        if file.is_dir() {
+            continue;
+        }
+        let Ok(raw_name) = file.name() else { continue };
+        let name = normalise(&raw_name);
+        let (size, crc) = (file.size(), file.crc32());
+        let mut bytes = Vec::new();
+        if let Err(e) = file.read_to_end(&mut bytes) {
+            out.insert(format!("{prefix}{name}"), (size, crc, Err(e.to_string())));
+            continue;
+        }
+        let path = format!("{prefix}{name}");
+        if name.to_ascii_lowercase().ends_with(".zip") {
+            let mut inner = Listing::new();
+            if oracle(&bytes, &format!("{path}!/"), &mut inner).is_some() {
+                out.extend(inner);
+                continue;
+            }
+        }
+        out.insert(path, (size, crc, Ok(bytes)));
+    }
+    Some(())
+}
+
+fn normalise(name: &str) -> String {
+    name.split('/')
+        .filter(|part| !part.is_empty() && *part != ".")
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// The core's listing, or `None` when it refuses the archive.
+fn core(data: &[u8]) -> Option<(Listing, Vec<String>)> {
+    let limits = Limits::default();
+    let input = Input::Zip {
+        name: "oracle.zip".into(),
+        data: Rc::new(data.to_vec()),
+    };
+    let artifact = Artifact::open(vec![input], &limits).ok()?;
+    let mut listing = Listing::new();
+    for entry in artifact.files() {
+        let bytes = artifact
+            .read_entry(entry, entry.size)
+            .map_err(|e| e.to_string());
+        listing.insert(
+            entry.path.clone(),
+            (entry.size, entry.crc32.unwrap_or(0), bytes),
+        );
+    }
+    let problems = artifact
+        .problems()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    Some((listing, problems))
+}
+
+/// Compares the two readers on one zip; returns the differences, described.
+fn compare(path: &Path) -> Vec<String> {
+    let data = std::fs::read(path).unwrap();
+    let mut theirs = Listing::new();
+    let oracle_ok = oracle(&data, "", &mut theirs).is_some();
+    let mut diffs = Vec::new();
+    match (oracle_ok, core(&data)) {
+        (false, None) => {}
+        (false, Some((ours, _))) if ours.is_empty() => {}
+        (false, Some((ours, _))) => diffs.push(format!(
+            "the oracle refuses it, the core reads {} files from it",
+            ours.len()
+        )),
+        (true, None) => diffs.push(format!(
+            "the core refuses it, the oracle reads {} files",
+            theirs.len()
+        )),
+        (true, Some((ours, problems))) => {
+            for (name, (size, crc, bytes)) in &theirs {
+                let Ok(bytes) = bytes else {
+                    // The oracle cannot read it: the core must not deliver bytes for it either.
+                    if let Some((_, _, Ok(_))) = ours.get(name) {
+                        diffs.push(format!(
+                            "{name}: the oracle cannot read it, the core reads it"
+                        ));
+                    }
+                    continue;
+                };
+                match ours.get(name) {
+                    None if problems.iter().any(|p| p.contains(name.as_str())) => {}
+                    None => diffs.push(format!("{name}: only the oracle lists it")),
+                    Some(mine) if mine.0 != *size || mine.1 != *crc => diffs.push(format!(
+                        "{name}: size/CRC {}/{:08x} against the oracle's {size}/{crc:08x}",
+                        mine.0, mine.1
+                    )),
+                    Some((_, _, Err(e)))
+                        if bytes.len() as u64 != *size && e.contains(name.as_str()) => {}
+                    Some((_, _, Err(e))) => diffs.push(format!(
+                        "{name}: the core cannot read it ({e}), the oracle reads its {size} bytes"
+                    )),
+                    Some((_, _, Ok(mine))) if mine != bytes => {
+                        diffs.push(format!("{name}: other bytes than the oracle's"))
+                    }
+                    Some(_) => {}
+                }
+            }
+            for name in ours.keys().filter(|n| !theirs.contains_key(*n)) {
+                diffs.push(format!("{name}: only the core lists it"));
+            }
+        }
+    }
+    diffs
+}
+
+#[test]
+fn every_zip_of_the_tests_is_listed_and_read_as_the_zip_crate_does() {
+    let zips = all_zips();
+    // The fixture warehouses, the writers' fixtures and the hostile regression zips at least.
+    assert!(
+        zips.len() >= 60,
+        "only {} zips found under tests/fixtures",
+        zips.len()
+    );
+    let mut failures = Vec::new();
+    for path in &zips {
+        for d in compare(path) {
+            failures.push(format!("{}: {d}", path.display()));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} differences:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// The fuzz seed corpora's hand-made zips (`fuzz/make_corpus.py`'s `tiny_zips`: stored,
+/// deflated, empty, with folders, nested stored and deflated, ZIP64) and a stored copy of one
+/// fixture, written by that script's own functions (python3, as `make fuzz` runs it).
+#[test]
+fn the_fuzz_seed_zips_agree() {
+    let dir = std::env::temp_dir().join(format!("prv-zip-oracle-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let root = env!("CARGO_MANIFEST_DIR");
+    let script = format!(
+        "import pathlib, sys; sys.path.insert(0, '{root}/fuzz'); import make_corpus as m\n\
+         out = pathlib.Path(sys.argv[1])\n\
+         for i, z in enumerate(m.tiny_zips()): (out / f'tiny-{{i}}.zip').write_bytes(z)\n\
+         fixture = pathlib.Path('{root}/tests/fixtures/warehouses/java09_pending_changelog.zip')\n\
+         (out / 'stored-copy.zip').write_bytes(m.stored_copy(fixture.read_bytes()))\n"
+    );
+    let status = std::process::Command::new("python3")
+        .args(["-c", &script])
+        .arg(&dir)
+        .status()
+        .expect("python3 runs");
+    assert!(status.success(), "make_corpus.py's functions failed");
+    let mut zips = Vec::new();
+    zips_under(&dir, &mut zips);
+    assert!(zips.len() >= 10, "only {} seed zips written", zips.len());
+    let mut failures = Vec::new();
+    for path in &zips {
+        for d in compare(path) {
+            failures.push(format!("{}: {d}", path.display()));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        failures.is_empty(),
+        "{} differences:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// The hostile regression zips: where the oracle refuses one, the core must not read files out
+/// of it either; where the oracle reads one, the core must too (checked above); this test only
+/// makes sure those inputs are really in the set compared.
+#[test]
+fn the_hostile_zips_are_compared_too() {
+    let zips = all_zips();
+    let hostile = zips
+        .iter()
+        .filter(|p| p.to_string_lossy().contains("fuzz-regressions"))
+        .count();
+    assert!(hostile >= 10, "only {hostile} hostile zips compared");
+}
