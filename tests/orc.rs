@@ -314,3 +314,27 @@ fn lost_changelog_evidence_is_read_from_orc_files() {
     // 5 + 5 tables of crash_orc, 1 + 1 orc_zstd_l9, 2 + 2 DV tables
     assert_eq!(tables, 16);
 }
+
+/// A file is ORC by its `.orc` name or, whatever its name (other than `.parquet`), by its
+/// magic; a Parquet-named file stays Parquet (and an ORC file so named is refused as Parquet,
+/// with the Parquet reader's message, rather than guessed).
+#[test]
+fn orc_files_are_recognised_by_name_or_magic() {
+    let bytes = std::fs::read(fixture("orc/types_v12_snappy.orc")).unwrap();
+    let artifact = common::zip_artifact(
+        "named.zip",
+        &[
+            common::zipwriter::Entry::new("w/a.orc", bytes.clone()),
+            common::zipwriter::Entry::new("w/data-1", bytes.clone()),
+            common::zipwriter::Entry::new("w/b.parquet", bytes),
+        ],
+    );
+    for path in ["w/a.orc", "w/data-1"] {
+        assert!(prv::orc::is_orc_file(&artifact, path), "{path}");
+        let rows = read_artifact_file(&artifact, path, &all_rows(), &|_| true).unwrap();
+        assert_eq!(rows.records.len(), 1500, "{path}");
+    }
+    assert!(!prv::orc::is_orc_file(&artifact, "w/b.parquet"));
+    let err = read_artifact_file(&artifact, "w/b.parquet", &all_rows(), &|_| true).unwrap_err();
+    assert!(err.to_string().contains("PAR1"), "{err}");
+}
