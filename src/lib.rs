@@ -24,6 +24,7 @@ pub mod detail;
 pub mod error;
 pub mod findings;
 pub mod limits;
+pub mod orc;
 pub mod paimon;
 mod pairing;
 pub mod parquet;

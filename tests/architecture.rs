@@ -25,6 +25,7 @@ const LAYERS: &[(&str, u8, &str)] = &[
     ("source", 1, "sources"),
     ("paimon", 2, "format objects and data-file readers"),
     ("parquet", 2, "format objects and data-file readers"),
+    ("orc", 2, "format objects and data-file readers"),
     ("rows", 2, "format objects and data-file readers"),
     ("rows::read", 2, "format objects and data-file readers"),
     ("rows::key", 2, "format objects and data-file readers"),

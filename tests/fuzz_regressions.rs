@@ -125,6 +125,11 @@ fn parquet_regressions() {
 }
 
 #[test]
+fn orc_regressions() {
+    replay("orc", harness::orc);
+}
+
+#[test]
 fn analysis_regressions() {
     replay("analysis", harness::analysis);
 }

@@ -390,6 +390,67 @@ fn read_parquet<S: prv::parquet::ParquetSource>(o: &mut Outcome, source: S, limi
     }
 }
 
+/// `orc`: the bytes as an ORC file: tail, then every column read (all together and each
+/// alone), every value rendered, and the Paimon-shaped row read (`orc::rows::read_orc`).
+pub fn orc(data: &[u8]) -> Outcome {
+    let mut o = Outcome::default();
+    let limits = Limits::default();
+    let file = match prv::orc::OrcFile::open(data, &limits) {
+        Ok(f) => f,
+        Err(e) => {
+            o.error("orc open", &e);
+            return o;
+        }
+    };
+    let rows = file.num_rows();
+    let columns: Vec<(String, Option<prv::parquet::LogicalType>)> = file
+        .columns()
+        .iter()
+        .filter(|c| c.is_readable())
+        .map(|c| (c.name.clone(), c.logical))
+        .collect();
+    let refs: Vec<&str> = columns.iter().map(|(n, _)| n.as_str()).collect();
+    match file.read_columns(&refs, &limits) {
+        Ok(values) => {
+            o.ok += 1;
+            for ((name, logical), v) in columns.iter().zip(&values) {
+                if v.len() as u64 != rows {
+                    o.violation(format!(
+                        "column {name:?} has {} values for {rows} rows",
+                        v.len()
+                    ));
+                }
+                for value in v.iter().take(256) {
+                    let _ = value.render(logical.as_ref());
+                    let _ = value.to_json(logical.as_ref());
+                }
+            }
+        }
+        Err(e) => o.error("orc read_columns", &e),
+    }
+    for name in refs.iter().take(16) {
+        match file.read_columns(&[name], &limits) {
+            Ok(_) => o.ok += 1,
+            Err(e) => o.error("orc read_columns (one)", &e),
+        }
+    }
+    let spec = prv::rows::read::ReadSpec {
+        keys: prv::rows::read::KeyColumns::Primary,
+        values: true,
+    };
+    match prv::orc::rows::read_orc(&file, &spec, &|_| true, &limits) {
+        Ok(r) => {
+            o.ok += 1;
+            for rec in r.records.iter().take(256) {
+                let _ = r.key_json(&rec.key);
+                let _ = r.row_json(&rec.values);
+            }
+        }
+        Err(e) => o.error("orc rows", &e),
+    }
+    o
+}
+
 /// Panics (a crash for libFuzzer, a failure for a test) if the run breached the core's contract.
 pub fn assert_clean(o: &Outcome) {
     assert!(

@@ -81,13 +81,6 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
     for rel in &changelog {
         let (dir, _) = split_parent(rel);
         let path = join(root, rel);
-        let file = match open_artifact_file(t.artifact, &path) {
-            Ok(f) => f,
-            Err(e) => {
-                notes.push(format!("{rel} could not be read: {}", e.problem()));
-                continue;
-            }
-        };
         let account = |k: &Key| {
             distinct.borrow_mut().insert(k.fingerprint(dir));
             let mut top = top.borrow_mut();
@@ -102,6 +95,21 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
                 }
             }
             false // nothing kept: values are read in pass 2
+        };
+        if crate::orc::is_orc_file(t.artifact, &path) {
+            // Not held open between the passes: pass 2 reads it again by path.
+            match read_artifact_file(t.artifact, &path, &keys_only, &account) {
+                Ok(_) => readable.push((rel, None)),
+                Err(e) => notes.push(format!("{rel} could not be read: {}", e.problem())),
+            }
+            continue;
+        }
+        let file = match open_artifact_file(t.artifact, &path) {
+            Ok(f) => f,
+            Err(e) => {
+                notes.push(format!("{rel} could not be read: {}", e.problem()));
+                continue;
+            }
         };
         match read_parquet(&file, &keys_only, &account, t.artifact.limits()) {
             Ok(_) => {

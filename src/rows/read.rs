@@ -1,4 +1,5 @@
-//! Reading one Paimon data or changelog file (Parquet) into records.
+//! Reading one Paimon data or changelog file (Parquet, or ORC through `crate::orc`) into
+//! records.
 //!
 //! Primary-key tables store `_KEY_<trimmed primary key fields>`, `_SEQUENCE_NUMBER`,
 //! `_VALUE_KIND` (the row kind as a TINYINT) and then the value fields (all the table's fields)
@@ -116,13 +117,16 @@ pub fn open_artifact_file<'a>(
         .map_err(|e| e.in_file(path))
 }
 
-/// Reads a file of the artifact.
+/// Reads a file of the artifact (ORC files by `crate::orc`, the others as Parquet).
 pub fn read_artifact_file(
     artifact: &Artifact,
     path: &str,
     spec: &ReadSpec,
     keep: &dyn Fn(&Key) -> bool,
 ) -> Result<FileRows> {
+    if crate::orc::is_orc_file(artifact, path) {
+        return crate::orc::rows::read_artifact_orc(artifact, path, spec, keep);
+    }
     let entry = artifact
         .get(path)
         .ok_or_else(|| Error::missing("the file is not in the artifact").in_file(path))?;
