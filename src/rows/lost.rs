@@ -23,10 +23,8 @@ use crate::warehouse::{join, split_parent};
 
 use super::live::{read_view, TableRef};
 use super::merge::MergeEngine;
-use crate::parquet::{ArtifactFile, ParquetFile};
-
 use super::read::{
-    object, open_artifact_file, read_artifact_file, read_parquet, KeyColumns, ReadSpec,
+    object, open_artifact_file, read_artifact_file, read_file, DataFile, KeyColumns, ReadSpec,
 };
 use super::{Key, RowKind, MAX_DELIVERED_FILES, MAX_KEYS, MAX_RECORDS_PER_KEY};
 
@@ -77,7 +75,7 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
     // KEEP_OPEN_BYTES in all; the others are opened again.
     const KEEP_OPEN_BYTES: u64 = 64 << 20;
     let mut kept_bytes = 0u64;
-    let mut readable: Vec<(&String, Option<ParquetFile<ArtifactFile<'_>>>)> = Vec::new();
+    let mut readable: Vec<(&String, Option<DataFile<'_>>)> = Vec::new();
     for rel in &changelog {
         let (dir, _) = split_parent(rel);
         let path = join(root, rel);
@@ -103,7 +101,7 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
             }
             false // nothing kept: values are read in pass 2
         };
-        match read_parquet(&file, &keys_only, &account, t.artifact.limits()) {
+        match read_file(&file, &keys_only, &account, t.artifact.limits()) {
             Ok(_) => {
                 let size = t.artifact.get(&path).map_or(0, |e| e.size);
                 let keep_open = kept_bytes + size <= KEEP_OPEN_BYTES;
@@ -129,7 +127,7 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
         let keep = |k: &Key| top.contains(&(dir.to_string(), k.clone()));
         let read = match file {
             Some(f) => {
-                read_parquet(&f, &spec, &keep, t.artifact.limits()).map_err(|e| e.in_file(&path))
+                read_file(&f, &spec, &keep, t.artifact.limits()).map_err(|e| e.in_file(&path))
             }
             None => read_artifact_file(t.artifact, &path, &spec, &keep),
         };
