@@ -83,6 +83,11 @@ pub struct FileRows {
     pub records: Vec<Record>,
     /// Rows in the file.
     pub total_rows: u64,
+    /// The key of the file's first row, kept or not (to check the key columns' types against
+    /// the table's: a key of another type matches no key asked for).
+    pub key_sample: Option<Key>,
+    /// Whether the key is the `_KEY_*` columns (a primary-key read).
+    pub primary: bool,
 }
 
 impl FileRows {
@@ -373,6 +378,8 @@ fn frame(columns: &[Column<'_>], sel: &Selection, spec: &ReadSpec, total_rows: u
         value_types: values.iter().map(|c| c.logical).collect(),
         records: Vec::new(),
         total_rows,
+        key_sample: None,
+        primary: spec.keys == KeyColumns::Primary,
     }
 }
 
@@ -417,6 +424,9 @@ pub fn read_parquet<S: ParquetSource>(
                     .unwrap_or(Value::Null)
             })
             .collect());
+        if out.key_sample.is_none() {
+            out.key_sample = Some(key.clone());
+        }
         if !keep(&key) {
             continue;
         }
@@ -481,6 +491,9 @@ fn read_avro(
     let get = |row: &[Value], i: usize| row.get(at(i)).cloned().unwrap_or(Value::Null);
     let total = file.for_each_row(&wanted, limits, |n, row| {
         let key = Key(sel.keys.iter().map(|&i| get(row, i)).collect());
+        if out.key_sample.is_none() {
+            out.key_sample = Some(key.clone());
+        }
         if !keep(&key) {
             return Ok(());
         }
