@@ -345,3 +345,61 @@ fn a_primary_key_naming_no_field_is_said_not_a_silent_pass() {
     assert!(problem.contains("primary key names nope"), "{problem}");
     assert_eq!(r.verdict, prv::findings::Verdict::Fail);
 }
+
+/// A Ray Data table whose live file cannot be read: ids held by unreferenced files are not
+/// called absent from the latest snapshot (the unreadable file may hold them): an info saying
+/// it is unknown and naming the file, never the `rows-only-in-orphan-files` warning.
+#[test]
+fn an_unreadable_live_file_is_no_rows_only_in_orphan_files_warning() {
+    let original = open(&fixture("ray/A_after_resume.zip"));
+    let r = analyze(&original, &AnalysisOptions::default(), &mut |_| {});
+    let live: Vec<String> = {
+        let orphans = r
+            .all_findings()
+            .find(|(_, f)| f.code == Code::RowsOnlyInOrphanFiles)
+            .map(|(_, f)| f.files.clone())
+            .unwrap();
+        assert_eq!(
+            r.all_findings()
+                .find(|(_, f)| f.code == Code::RowsOnlyInOrphanFiles)
+                .unwrap()
+                .1
+                .severity,
+            prv::findings::Severity::Warning
+        );
+        original
+            .files()
+            .iter()
+            .map(|f| f.path.clone())
+            .filter(|p| {
+                p.contains("/bucket-")
+                    && p.ends_with(".parquet")
+                    && !orphans.iter().any(|o| p.ends_with(o))
+            })
+            .collect()
+    };
+    assert!(!live.is_empty());
+    let damaged = live[0].clone();
+    let mut entries = Vec::new();
+    for f in original.files() {
+        let mut b = original.read(&f.path, u64::MAX).unwrap();
+        if f.path == damaged {
+            b.truncate(b.len() / 2);
+        }
+        entries.push(Entry::new(&f.path, b));
+    }
+    let a = zip_artifact("edited.zip", &entries);
+    let r = analyze(&a, &AnalysisOptions::default(), &mut |_| {});
+    let f = r
+        .all_findings()
+        .find(|(_, f)| f.code == Code::RowsOnlyInOrphanFiles)
+        .map(|(_, f)| f)
+        .unwrap();
+    assert_eq!(f.severity, prv::findings::Severity::Info, "{}", f.message);
+    let name = damaged.rsplit('/').next().unwrap();
+    assert!(
+        f.message.contains("is unknown") && f.message.contains(name),
+        "{}",
+        f.message
+    );
+}

@@ -31,6 +31,10 @@ pub struct Live {
     pub notes: Vec<String>,
     /// The snapshot the view is of.
     pub snapshot: Option<i64>,
+    /// Live files (or the file list, a deletion vector) that could not be read, as
+    /// `file: problem`: while any is, an identity the view lacks may be in them (its absence is
+    /// unknown, not known).
+    pub unread: Vec<String>,
 }
 
 /// What a table holds of the ids a Ray Data checkpoint marks done (its id column).
@@ -227,6 +231,11 @@ pub fn live(
         exact: view.exact,
         notes: view.notes.clone(),
         snapshot: view.snapshot,
+        unread: view
+            .unread
+            .iter()
+            .map(|u| format!("{}: {}", u.file, u.problem))
+            .collect(),
     };
     if tref.has_primary_key() {
         let engine = tref
