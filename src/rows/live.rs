@@ -6,10 +6,11 @@
 //! vectors (or `first-row`) it skips level-0 files (`batchScanSkipLevel0`: they become visible
 //! when compacted) and drops the rows their deletion vectors mark. An append table returns every
 //! row of every live file, minus deleted rows. Whatever cannot be reproduced (a file missing
-//! from the artifact or unreadable, a 64-bit deletion vector, too many files) becomes a note and
+//! from the artifact or unreadable, an unreadable deletion vector, too many files) becomes a note and
 //! makes the view approximate.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::rc::Rc;
 
 use crate::paimon::avro::AvroSchemaCache;
 use crate::paimon::index_manifest::read_index_manifest;
@@ -19,7 +20,7 @@ use crate::timeline::files::{entry_dir, BranchFiles, EntryRef, RootFiles};
 use crate::timeline::Timeline;
 use crate::warehouse::join;
 
-use super::dv::{read_deletion_vector, RoaringBitmap};
+use super::dv::{read_deletion_vector, DeletionVector};
 use super::key::key_columns_problem;
 use super::merge::{merge_key, Candidate, MergeEngine};
 use super::read::{read_artifact_file, FileRows, KeyColumns, ReadSpec};
@@ -313,7 +314,7 @@ pub fn read_view(
         }
         let dv = dvs.get(e.file.file_name.as_str());
         for r in rows.records {
-            if dv.is_some_and(|d| u32::try_from(r.position).is_ok_and(|p| d.contains(p))) {
+            if dv.is_some_and(|d| d.contains(r.position)) {
                 continue;
             }
             view.records
@@ -352,7 +353,7 @@ fn deletion_vectors(
     t: &TableRef<'_>,
     names: &HashMap<&str, &str>,
     view: &mut View,
-) -> HashMap<String, RoaringBitmap> {
+) -> HashMap<String, Rc<DeletionVector>> {
     let mut out = HashMap::new();
     let Some(latest) = t.timeline.snapshots.values().next_back() else {
         return out;
@@ -449,10 +450,17 @@ fn deletion_vectors(
                 continue;
             }
         };
+        // One parse per (offset, length): many ranges may name the same bytes.
+        let mut parsed: HashMap<(i64, i64), Rc<DeletionVector>> = HashMap::new();
         for r in needed {
-            match read_deletion_vector(&bytes, r.offset, r.length) {
-                Ok(bm) => {
-                    out.insert(r.data_file.clone(), bm);
+            let read = match parsed.get(&(r.offset, r.length)) {
+                Some(dv) => Ok(Rc::clone(dv)),
+                None => read_deletion_vector(&bytes, r.offset, r.length).map(Rc::new),
+            };
+            match read {
+                Ok(dv) => {
+                    parsed.insert((r.offset, r.length), Rc::clone(&dv));
+                    out.insert(r.data_file.clone(), dv);
                 }
                 Err(err) => {
                     view.exact = false;
