@@ -403,3 +403,65 @@ fn an_unreadable_live_file_is_no_rows_only_in_orphan_files_warning() {
         f.message
     );
 }
+
+/// `max-rows-kept` is a budget for the whole run: each file alone fits in it, together they do
+/// not, and what could not be kept is unknown, naming the limit (not absent, not a crash).
+#[test]
+fn the_rows_kept_budget_is_for_the_whole_run() {
+    let name = "j09_crash_parquet";
+    let bytes = std::fs::read(fixture(&format!("writers/{name}.zip"))).unwrap();
+    let open_with = |max_rows_kept: u64| {
+        let limits = prv::Limits {
+            max_rows_kept,
+            ..prv::Limits::default()
+        };
+        prv::source::Artifact::open(
+            vec![prv::source::Input::Zip {
+                name: "w.zip".into(),
+                data: std::rc::Rc::new(bytes.clone()),
+            }],
+            &limits,
+        )
+        .unwrap()
+    };
+    // The first table's lost changelog keeps 5 rows (keys 4-6), its later changelog 6 and
+    // its live files 3: 14 in all, every file under 7.
+    let a = open_with(7);
+    let r = analyze(&a, &AnalysisOptions::default(), &mut |_| {});
+    let mut unknown = 0;
+    let mut said = false;
+    for t in &r.tables {
+        let Some(rows) = t
+            .findings
+            .iter()
+            .find(|f| f.code == Code::LostChangelog)
+            .and_then(|f| f.rows.as_ref())
+        else {
+            continue;
+        };
+        let text = rows.to_string();
+        said |= text.contains("max-rows-kept");
+        if rows["keysComplete"] == false || rows["unknownKeys"].as_u64() > Some(0) {
+            unknown += 1;
+        }
+        for k in rows["keys"].as_array().unwrap() {
+            assert!(
+                k["batchState"] == "known" || k.get("batch").is_none(),
+                "{k:#}"
+            );
+        }
+    }
+    assert!(said, "no evidence names max-rows-kept");
+    assert!(unknown >= 4, "{unknown} of 5 tables with unknown evidence");
+    assert!(a.rows_kept() <= 7, "{} rows kept", a.rows_kept());
+    // With the default budget nothing is unknown.
+    let a = open_with(prv::limits::DEFAULT_MAX_ROWS_KEPT);
+    let r = analyze(&a, &AnalysisOptions::default(), &mut |_| {});
+    for t in &r.tables {
+        for f in t.findings.iter().filter(|f| f.code == Code::LostChangelog) {
+            let rows = f.rows.as_ref().unwrap();
+            assert_eq!(rows["unknownKeys"], 0, "{}", t.path);
+            assert_eq!(rows["keysComplete"], true, "{}", t.path);
+        }
+    }
+}

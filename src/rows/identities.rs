@@ -12,7 +12,7 @@ use crate::warehouse::split_parent;
 
 use super::live::{read_view, TableRef};
 use super::merge::MergeEngine;
-use super::read::{read_artifact_file, KeyColumns, ReadSpec};
+use super::read::{KeyColumns, ReadSpec};
 use super::Key;
 
 /// Zip times have 2-second precision.
@@ -284,7 +284,7 @@ pub fn orphan_identities(
     let mut names = Vec::new();
     let mut types = Vec::new();
     for (path, rel) in files {
-        match read_artifact_file(tref.artifact, path, &spec, &|_| true) {
+        match tref.read_file(path, &spec, &|_| true) {
             Ok(rows) => {
                 if names.is_empty() {
                     names = rows.key_names.clone();
@@ -332,7 +332,7 @@ pub fn overwritten(
                 unknown.insert(*id);
                 continue;
             };
-            match read_artifact_file(tref.artifact, &path, &spec, &|k| wanted.contains(k)) {
+            match tref.read_file(&path, &spec, &|k| wanted.contains(k)) {
                 Ok(rows) => {
                     for r in rows.records {
                         removed.entry(r.key).or_insert(*id);

@@ -23,7 +23,7 @@ use crate::warehouse::join;
 use super::dv::{read_deletion_vector, DeletionVector};
 use super::key::key_columns_problem;
 use super::merge::{merge_key, Candidate, MergeEngine};
-use super::read::{read_artifact_file, FileRows, KeyColumns, ReadSpec};
+use super::read::{read_artifact_file_within, FileRows, KeyColumns, ReadSpec};
 use super::{Key, MAX_LIVE_FILES};
 
 /// One table (or branch) whose rows are read.
@@ -71,12 +71,23 @@ impl TableRef<'_> {
         spec: &ReadSpec,
         keep: &dyn Fn(&Key) -> bool,
     ) -> crate::error::Result<FileRows> {
-        let rows = read_artifact_file(self.artifact, path, spec, keep)?;
+        let rows = read_artifact_file_within(self.artifact, path, spec, keep, &self.budget())?;
         self.checked(rows).map_err(|e| e.in_file(path))
     }
 
-    /// `rows` if their key columns are the table's (see [`TableRef::read_file`]).
+    /// The artifact's limits with `max-rows-kept` lowered to what the run has left of it.
+    pub fn budget(&self) -> crate::limits::Limits {
+        let mut limits = self.artifact.limits().clone();
+        limits.max_rows_kept = limits
+            .max_rows_kept
+            .saturating_sub(self.artifact.rows_kept());
+        limits
+    }
+
+    /// `rows` if their key columns are the table's (see [`TableRef::read_file`]); the rows
+    /// kept count against the run's `max-rows-kept`.
     pub fn checked(&self, rows: FileRows) -> crate::error::Result<FileRows> {
+        self.artifact.count_rows_kept(rows.records.len() as u64);
         if !matches!(spec_keys(&rows), KeyColumns::Primary) {
             return Ok(rows);
         }

@@ -116,9 +116,7 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
             }
             false // nothing kept: values are read in pass 2
         };
-        match read_file(&file, &keys_only, &account, t.artifact.limits())
-            .and_then(|rows| t.checked(rows))
-        {
+        match read_file(&file, &keys_only, &account, &t.budget()).and_then(|rows| t.checked(rows)) {
             Ok(_) => {
                 let size = t.artifact.get(&path).map_or(0, |e| e.size);
                 let keep_open = kept_bytes + size <= KEEP_OPEN_BYTES;
@@ -145,7 +143,7 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
         let path = join(root, rel);
         let keep = |k: &Key| top.contains(&(dir.to_string(), k.clone()));
         let read = match file {
-            Some(f) => read_file(&f, &spec, &keep, t.artifact.limits())
+            Some(f) => read_file(&f, &spec, &keep, &t.budget())
                 .and_then(|rows| t.checked(rows))
                 .map_err(|e| e.in_file(&path)),
             None => t.read_file(&path, &spec, &keep),

@@ -245,8 +245,19 @@ pub fn read_artifact_file(
     spec: &ReadSpec,
     keep: &dyn Fn(&Key) -> bool,
 ) -> Result<FileRows> {
+    read_artifact_file_within(artifact, path, spec, keep, artifact.limits())
+}
+
+/// [`read_artifact_file`] within `limits` (a row budget smaller than the artifact's).
+pub fn read_artifact_file_within(
+    artifact: &Artifact,
+    path: &str,
+    spec: &ReadSpec,
+    keep: &dyn Fn(&Key) -> bool,
+    limits: &Limits,
+) -> Result<FileRows> {
     let file = open_artifact_file(artifact, path)?;
-    read_file(&file, spec, keep, artifact.limits()).map_err(|e| e.in_file(path))
+    read_file(&file, spec, keep, limits).map_err(|e| e.in_file(path))
 }
 
 /// Reads an open file: the key columns of every row, the values of the rows kept.
@@ -351,6 +362,21 @@ fn record(row: u64, key: Key, seq: Option<&Value>, kind: Option<&Value>) -> Resu
     })
 }
 
+/// Refuses to keep one more row past `max-rows-kept` (what is left of it for this run, when
+/// the caller passes the remaining budget: `crate::rows::live::TableRef::budget`).
+fn rows_budget(out: &FileRows, limits: &Limits) -> Result<()> {
+    if out.records.len() as u64 >= limits.max_rows_kept {
+        return Err(Error::limit(
+            "max-rows-kept",
+            format!(
+                "the row evidence would keep more than {} rows of this file (what is left of the run's budget)",
+                limits.max_rows_kept
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// The [`FileRows`] frame (names and types) of a selection.
 fn frame(columns: &[Column<'_>], sel: &Selection, spec: &ReadSpec, total_rows: u64) -> FileRows {
     let pick = |idx: &[usize]| -> Vec<&Column<'_>> {
@@ -430,6 +456,7 @@ pub fn read_parquet<S: ParquetSource>(
         if !keep(&key) {
             continue;
         }
+        rows_budget(&out, limits)?;
         out.records.push(record(
             row as u64,
             key,
@@ -497,6 +524,7 @@ fn read_avro(
         if !keep(&key) {
             return Ok(());
         }
+        rows_budget(&out, limits)?;
         let seq = sel.seq.map(|i| get(row, i));
         let kind = sel.kind.map(|i| get(row, i));
         let mut r = record(n, key, seq.as_ref(), kind.as_ref())?;
