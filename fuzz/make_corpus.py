@@ -11,6 +11,7 @@
 * avro_manifests: the manifest lists, manifests and index manifests inside the zips, plus the
   same files with decompressed blocks (DIR, written by the analysis_mutate binary at start-up).
 * parquet: tests/fixtures/parquet/generated/*.parquet and the data files inside the zips.
+* avro_data: the Avro data and changelog files inside the zips (tests/fixtures/writers/ too).
 * analysis_mutate: a few byte strings (its input is a plan, not a file).
 
 Every target also gets tests/fixtures/fuzz-regressions/<target>/*. Seeds are named by their
@@ -28,7 +29,10 @@ import zipfile
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
 CORPUS = ROOT / "fuzz" / "corpus"
-TARGETS = ["zip_source", "json_objects", "avro_manifests", "parquet", "analysis", "analysis_mutate"]
+TARGETS = [
+    "zip_source", "json_objects", "avro_manifests", "parquet", "avro_data", "analysis",
+    "analysis_mutate",
+]
 
 JSON_NAME = re.compile(
     r"(^|/)(snapshot|changelog)/(snapshot-\d+|changelog-\d+|EARLIEST|LATEST)$"
@@ -150,6 +154,14 @@ def main():
             elif AVRO_NAME.search(name):
                 add("avro_manifests", body, counts)
             elif name.endswith(".parquet"):
+                add("parquet", body, counts)
+            elif name.endswith(".avro"):
+                add("avro_data", body, counts)
+    for z in sorted((FIXTURES / "writers").glob("*.zip")):
+        for info, body in members(z.read_bytes()):
+            if info.filename.endswith(".avro"):
+                add("avro_data", body, counts)
+            elif info.filename.endswith(".parquet"):
                 add("parquet", body, counts)
     for z in tiny_zips():
         add("zip_source", z, counts)
