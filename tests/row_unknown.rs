@@ -465,3 +465,48 @@ fn the_rows_kept_budget_is_for_the_whole_run() {
         }
     }
 }
+
+/// A lost changelog file holding thousands of rows of one key keeps a handful of them (the
+/// rows shown), counts the rest, and the run keeps few rows in all (counted, not timed).
+#[test]
+fn a_changelog_of_one_key_repeated_keeps_only_the_rows_shown() {
+    let name = "j09_crash_avro";
+    let table = "db.db/avro_null";
+    let r = common::report(&fixture(&format!("writers/{name}.zip")));
+    let lost_file = lost_rows(&r, table)["files"][0]
+        .as_str()
+        .unwrap()
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .to_string();
+    let schema = r#"["null",{"type":"record","name":"record","fields":[{"name":"_KEY_id","type":"long"},{"name":"_SEQUENCE_NUMBER","type":"long"},{"name":"_VALUE_KIND","type":"int"},{"name":"id","type":"long"},{"name":"v","type":["null","string"]}]}]"#;
+    const N: i64 = 20_000;
+    let rows: Vec<Vec<Datum>> = (0..N)
+        .map(|i| {
+            vec![
+                Datum::Long(4),
+                Datum::Long(100 + i),
+                Datum::Long(2),
+                Datum::Long(4),
+                Datum::OptStr(format!("x{i}")),
+            ]
+        })
+        .collect();
+    let bytes = avro_file(schema, &rows);
+    let a = rebuild(name, &|p, b| {
+        Some(if p.contains(table) && p.ends_with(&lost_file) {
+            bytes.clone()
+        } else {
+            b
+        })
+    });
+    let r = analyze(&a, &AnalysisOptions::default(), &mut |_| {});
+    let rows = lost_rows(&r, table);
+    let k = key(&rows, 4);
+    assert_eq!(k["lost"].as_array().unwrap().len(), 8, "{k:#}");
+    assert_eq!(k["lostOmitted"], N - 8);
+    assert_eq!(k["lost"][0]["row"]["v"], "x0");
+    // Every table's evidence together: a few dozen rows, not twenty thousand.
+    assert!(a.rows_kept() < 200, "{} rows kept", a.rows_kept());
+}

@@ -44,6 +44,16 @@ struct KeyEvidence {
     lost: Vec<(i64, RowKind, J, String)>,
     delivered: Vec<(i64, i64, RowKind, J)>,
     delivered_more: usize,
+    /// Lost rows of the key not kept (past `MAX_RECORDS_PER_KEY`).
+    lost_more: usize,
+}
+
+/// Counts one more row of `id`; whether it is among the first [`MAX_RECORDS_PER_KEY`].
+fn within_cap(seen: &RefCell<BTreeMap<(String, Key), usize>>, id: (String, Key)) -> bool {
+    let mut seen = seen.borrow_mut();
+    let n = seen.entry(id).or_insert(0);
+    *n += 1;
+    *n <= MAX_RECORDS_PER_KEY
 }
 
 /// Whether a file name is a changelog file of a table with this changelog prefix.
@@ -138,10 +148,16 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
 
     // Pass 2: the rows of the keys shown.
     let mut shown: BTreeMap<(String, Key), KeyEvidence> = BTreeMap::new();
+    // Rows kept per key: the first MAX_RECORDS_PER_KEY (the rest only counted), so a file of
+    // millions of rows of one key keeps a handful (`lostOmitted` counts the others).
+    let lost_seen: RefCell<BTreeMap<(String, Key), usize>> = RefCell::new(BTreeMap::new());
     for (rel, file) in readable {
         let (dir, _) = split_parent(rel);
         let path = join(root, rel);
-        let keep = |k: &Key| top.contains(&(dir.to_string(), k.clone()));
+        let keep = |k: &Key| {
+            let id = (dir.to_string(), k.clone());
+            top.contains(&id) && within_cap(&lost_seen, id)
+        };
         let read = match file {
             Some(f) => read_file(&f, &spec, &keep, &t.budget())
                 .and_then(|rows| t.checked(rows))
@@ -217,8 +233,12 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
         }
         later.truncate(MAX_DELIVERED_FILES);
     }
+    let delivered_seen: RefCell<BTreeMap<(String, Key), usize>> = RefCell::new(BTreeMap::new());
     for (id, dir, path) in &later {
-        let keep = |k: &Key| wanted.contains(&(dir.clone(), k.clone()));
+        let keep = |k: &Key| {
+            let id = (dir.clone(), k.clone());
+            wanted.contains(&id) && within_cap(&delivered_seen, id)
+        };
         let rows = match t.read_file(path, &spec, &keep) {
             Ok(r) => r,
             Err(e) => {
@@ -238,13 +258,19 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
         };
         for r in &rows.records {
             if let Some(ev) = shown.get_mut(&(dir.clone(), r.key.clone())) {
-                if ev.delivered.len() < MAX_RECORDS_PER_KEY {
-                    ev.delivered
-                        .push((*id, r.seq, r.kind, rows.row_json(&r.values)));
-                } else {
-                    ev.delivered_more += 1;
-                }
+                ev.delivered
+                    .push((*id, r.seq, r.kind, rows.row_json(&r.values)));
             }
+        }
+    }
+    for (id, n) in delivered_seen.into_inner() {
+        if let Some(ev) = shown.get_mut(&id) {
+            ev.delivered_more += n.saturating_sub(MAX_RECORDS_PER_KEY);
+        }
+    }
+    for (id, n) in lost_seen.into_inner() {
+        if let Some(ev) = shown.get_mut(&id) {
+            ev.lost_more += n.saturating_sub(MAX_RECORDS_PER_KEY);
         }
     }
 
@@ -341,11 +367,9 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
             if ev.delivered_more > 0 {
                 obj.insert("deliveredOmitted".into(), J::from(ev.delivered_more));
             }
-            if ev.lost.len() > MAX_RECORDS_PER_KEY {
-                obj.insert(
-                    "lostOmitted".into(),
-                    J::from(ev.lost.len() - MAX_RECORDS_PER_KEY),
-                );
+            let lost_omitted = ev.lost.len().saturating_sub(MAX_RECORDS_PER_KEY) + ev.lost_more;
+            if lost_omitted > 0 {
+                obj.insert("lostOmitted".into(), J::from(lost_omitted));
             }
         }
         keys.push(entry);
