@@ -325,7 +325,8 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
             .filter(|(d, ..)| d == &dir || dir.ends_with(&format!("/{d}")))
             .map(|(_, s, file, problem)| json!({"snapshot": s, "file": file, "problem": problem}))
             .collect();
-        if !batch_because.is_empty() || !delivered_because.is_empty() {
+        let batch_known = batch_because.is_empty();
+        if !batch_known || !delivered_because.is_empty() {
             unknown_keys += 1;
         }
         let mut entry = json!({
@@ -339,7 +340,7 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
             })).collect::<Vec<_>>(),
         });
         if let Some(obj) = entry.as_object_mut() {
-            if batch_because.is_empty() {
+            if batch_known {
                 let batch = m
                     .and_then(|m| m.row.as_ref())
                     .map(|row| object(&view.value_names, &view.value_types, row))
@@ -358,10 +359,11 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
                 obj.insert("deliveredState".into(), J::from("unknown"));
                 obj.insert("deliveredUnknownBecause".into(), capped(delivered_because));
             }
-            if m.is_some_and(|m| m.deleted) {
+            // Facts about the batch value, only when it is known.
+            if batch_known && m.is_some_and(|m| m.deleted) {
                 obj.insert("batchDeleted".into(), J::Bool(true));
             }
-            if m.is_some_and(|m| m.tie) {
+            if batch_known && m.is_some_and(|m| m.tie) {
                 obj.insert("tie".into(), J::Bool(true));
             }
             if ev.delivered_more > 0 {
