@@ -37,18 +37,7 @@ pub fn key_columns_problem(
     names: &[String],
     sample: Option<&Key>,
 ) -> Option<String> {
-    let trimmed: Vec<&String> = {
-        let t: Vec<&String> = schema
-            .primary_keys
-            .iter()
-            .filter(|k| !schema.partition_keys.contains(k))
-            .collect();
-        if t.is_empty() {
-            schema.primary_keys.iter().collect()
-        } else {
-            t
-        }
-    };
+    let trimmed = trimmed_primary_key(schema);
     if let Some(missing) = trimmed
         .iter()
         .find(|k| !schema.fields.iter().any(|f| &f.name == **k))
@@ -94,6 +83,60 @@ pub fn key_columns_problem(
         }
     }
     None
+}
+
+/// The primary key without the partition fields (`TableSchema.trimmedPrimaryKeys`): the
+/// `_KEY_` columns of a file and the fields of its `_MIN_KEY` / `_MAX_KEY`.
+pub fn trimmed_primary_key(schema: &TableSchema) -> Vec<&String> {
+    let t: Vec<&String> = schema
+        .primary_keys
+        .iter()
+        .filter(|k| !schema.partition_keys.contains(k))
+        .collect();
+    if t.is_empty() {
+        schema.primary_keys.iter().collect()
+    } else {
+        t
+    }
+}
+
+/// A file's key range from its manifest entry's `_MIN_KEY` / `_MAX_KEY` (BinaryRows of the
+/// trimmed primary key, `paimon-format.md` §3.4), when every key field is an integer or a text
+/// type (whose order is the same here and in Paimon's key comparator: numbers by value, text
+/// by its UTF-8 bytes). `None` when it cannot be told: the file may then hold any key.
+pub fn key_range(schema: &TableSchema, min_key: &[u8], max_key: &[u8]) -> Option<(Key, Key)> {
+    use crate::paimon::binary_row::{BinaryRow, Datum, FieldType};
+    let types: Vec<FieldType> = trimmed_primary_key(schema)
+        .iter()
+        .map(|name| {
+            schema
+                .fields
+                .iter()
+                .find(|f| &f.name == *name)
+                .map(|f| FieldType::parse(&f.data_type))
+        })
+        .collect::<Option<_>>()?;
+    let decode = |bytes: &[u8]| -> Option<Key> {
+        let row = BinaryRow::from_serialized(bytes).ok()?;
+        if row.arity() != types.len() {
+            return None;
+        }
+        let values = types
+            .iter()
+            .enumerate()
+            .map(|(i, t)| match (t, row.get(i, t).ok()?) {
+                (
+                    FieldType::TinyInt | FieldType::SmallInt | FieldType::Int | FieldType::BigInt,
+                    Datum::Integer(v),
+                ) => Some(Value::Int(v)),
+                (FieldType::String, Datum::String(s)) => Some(Value::Str(std::sync::Arc::from(s))),
+                _ => None,
+            })
+            .collect::<Option<Vec<Value>>>()?;
+        Some(Key(values))
+    };
+    let (lo, hi) = (decode(min_key)?, decode(max_key)?);
+    (lo <= hi).then_some((lo, hi))
 }
 
 fn list(items: impl Iterator<Item = String>) -> String {

@@ -21,7 +21,7 @@ use crate::timeline::Timeline;
 use crate::warehouse::join;
 
 use super::dv::{read_deletion_vector, DeletionVector};
-use super::key::key_columns_problem;
+use super::key::{key_columns_problem, key_range};
 use super::merge::{merge_key, Candidate, MergeEngine};
 use super::read::{read_artifact_file_within, FileRows, KeyColumns, ReadSpec};
 use super::{Key, MAX_LIVE_FILES};
@@ -121,6 +121,9 @@ pub struct Unread {
     pub file: String,
     /// Why it could not be read.
     pub problem: String,
+    /// The keys the file may hold (its manifest entry's min and max key), when known: a key
+    /// outside it cannot be in the file.
+    pub keys: Option<(Key, Key)>,
 }
 
 impl Unread {
@@ -131,6 +134,24 @@ impl Unread {
             Some(d) => dir == d || dir.ends_with(&format!("/{d}")),
         }
     }
+
+    /// Whether the key `key` of the bucket directory `dir` depends on it.
+    pub fn affects_key(&self, dir: &str, key: &Key) -> bool {
+        self.affects(dir)
+            && self
+                .keys
+                .as_ref()
+                .is_none_or(|(lo, hi)| lo <= key && key <= hi)
+    }
+}
+
+/// The key range of a live file of a primary-key table, if its manifest entry tells it.
+fn entry_keys(t: &TableRef<'_>, e: &EntryRef) -> Option<(Key, Key)> {
+    if !t.has_primary_key() {
+        return None;
+    }
+    let schema = t.timeline.latest_schema()?;
+    key_range(schema, &e.file.min_key, &e.file.max_key)
 }
 
 /// The records of the live files, grouped by bucket directory and key.
@@ -216,6 +237,7 @@ pub fn read_view(
             dir: None,
             file: what,
             problem: "its manifests could not be read".into(),
+            keys: None,
         });
         return view;
     };
@@ -233,7 +255,7 @@ pub fn read_view(
     for e in live {
         let Some(dir) = t.file_dir(e) else {
             if dirs.is_none() {
-                missing_live(&mut view, e);
+                missing_live(t, &mut view, e);
             }
             continue;
         };
@@ -254,7 +276,7 @@ pub fn read_view(
                 && d.iter()
                     .any(|dir| dir == &bucket || dir.ends_with(&format!("/{bucket}")))
             {
-                missing_live(&mut view, e);
+                missing_live(t, &mut view, e);
             }
         }
     }
@@ -284,6 +306,7 @@ pub fn read_view(
                 dir: Some(dir.clone()),
                 file: format!("{dir}: live files past the first {MAX_LIVE_FILES}"),
                 problem: format!("not read: more than {MAX_LIVE_FILES} live files"),
+                keys: None,
             });
         }
         files.truncate(MAX_LIVE_FILES);
@@ -310,6 +333,7 @@ pub fn read_view(
                     dir: Some(dir.clone()),
                     file,
                     problem: err.problem(),
+                    keys: entry_keys(t, e),
                 });
                 continue;
             }
@@ -344,7 +368,7 @@ pub fn read_view(
 }
 
 /// A live file of the latest snapshot that is not in the artifact.
-fn missing_live(view: &mut View, e: &EntryRef) {
+fn missing_live(t: &TableRef<'_>, view: &mut View, e: &EntryRef) {
     view.exact = false;
     let file = format!("bucket-{}/{}", e.bucket, e.file.file_name);
     view.notes.push(format!(
@@ -355,6 +379,7 @@ fn missing_live(view: &mut View, e: &EntryRef) {
         dir: Some(format!("bucket-{}", e.bucket)),
         file,
         problem: "not in the artifact".into(),
+        keys: entry_keys(t, e),
     });
 }
 
@@ -392,6 +417,7 @@ fn deletion_vectors(
                     dir: None,
                     file: format!("manifest/{im}"),
                     problem: format!("{} (deletion vectors not applied)", err.problem()),
+                    keys: None,
                 });
             }
             return out;
@@ -441,6 +467,7 @@ fn deletion_vectors(
                         dir: Some(dir),
                         file: format!("index/{}", entry.file_name),
                         problem: format!("{} (rows it deletes are shown)", err.problem()),
+                        keys: None,
                     });
                 }
                 continue;
@@ -456,6 +483,7 @@ fn deletion_vectors(
                         dir: Some(dir),
                         file: format!("index/{}", entry.file_name),
                         problem: "not in the artifact (rows it deletes are shown)".into(),
+                        keys: None,
                     });
                 }
                 continue;
@@ -489,6 +517,7 @@ fn deletion_vectors(
                             r.data_file,
                             err.problem()
                         ),
+                        keys: None,
                     });
                 }
             }

@@ -313,11 +313,10 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
     for ((dir, key), mut ev) in shown {
         ev.lost.sort_by_key(|l| l.0);
         ev.delivered.sort_by_key(|d| (d.0, d.1));
-        let m = merged.get(&(dir.clone(), key));
         let batch_because: Vec<J> = view
             .unread
             .iter()
-            .filter(|u| u.affects(&dir))
+            .filter(|u| u.affects_key(&dir, &key))
             .map(|u| json!({"file": u.file, "problem": u.problem}))
             .collect();
         let delivered_because: Vec<J> = delivered_unread
@@ -325,6 +324,7 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
             .filter(|(d, ..)| d == &dir || dir.ends_with(&format!("/{d}")))
             .map(|(_, s, file, problem)| json!({"snapshot": s, "file": file, "problem": problem}))
             .collect();
+        let m = merged.get(&(dir.clone(), key));
         let batch_known = batch_because.is_empty();
         if !batch_known || !delivered_because.is_empty() {
             unknown_keys += 1;
