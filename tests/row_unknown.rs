@@ -510,3 +510,36 @@ fn a_changelog_of_one_key_repeated_keeps_only_the_rows_shown() {
     // Every table's evidence together: a few dozen rows, not twenty thousand.
     assert!(a.rows_kept() < 200, "{} rows kept", a.rows_kept());
 }
+
+/// The ids of Ray Data checkpoint files count against the run's `max-rows-kept` all together:
+/// each of the three files (25 ids) fits in 60, the three do not; the file past it is not read
+/// and the limit is named.
+#[test]
+fn ray_checkpoint_ids_share_the_runs_row_budget() {
+    let bytes = std::fs::read(fixture("ray/A_after_taskfail.zip")).unwrap();
+    let run = |max_rows_kept: u64| {
+        let limits = prv::Limits {
+            max_rows_kept,
+            ..prv::Limits::default()
+        };
+        let a = prv::source::Artifact::open(
+            vec![prv::source::Input::Zip {
+                name: "r.zip".into(),
+                data: std::rc::Rc::new(bytes.clone()),
+            }],
+            &limits,
+        )
+        .unwrap();
+        analyze(&a, &AnalysisOptions::default(), &mut |_| {})
+    };
+    let full = run(prv::limits::DEFAULT_MAX_ROWS_KEPT);
+    assert_eq!(full.tables[0].ray_checkpoints[0].ids, 75);
+    let cut = run(60);
+    let cp = &cut.tables[0].ray_checkpoints[0];
+    assert_eq!(cp.ids, 50, "{cp:#?}");
+    let json = prv::report::json::render(&cut);
+    assert!(
+        json.contains("limit max-rows-kept"),
+        "the limit is not named"
+    );
+}
