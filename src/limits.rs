@@ -87,8 +87,8 @@ pub struct Limits {
     /// artifact.
     pub max_name_bytes: u64,
     /// `max-rows-kept` (default [`DEFAULT_MAX_ROWS_KEPT`]): rows of data and changelog files
-    /// the row evidence keeps over the whole run (every file's kept rows count, the rows it
-    /// only looks at do not). Past it, the file being read is unreadable for the evidence and
+    /// the row evidence keeps over the whole run, and the ids of Ray Data checkpoint files read
+    /// (every file's kept rows count, the rows it only looks at do not). Past it, the file being read is unreadable for the evidence and
     /// what rests on it is *unknown*, naming the limit.
     pub max_rows_kept: u64,
 }
