@@ -12,6 +12,7 @@
   same files with decompressed blocks (DIR, written by the analysis_mutate binary at start-up).
 * parquet: tests/fixtures/parquet/generated/*.parquet and the data files inside the zips.
 * orc: tests/fixtures/orc/*.orc and the ORC data and changelog files inside the zips.
+* avro_data: the Avro data and changelog files inside the zips (tests/fixtures/writers/ too).
 * analysis_mutate: a few byte strings (its input is a plan, not a file).
 
 Every target also gets tests/fixtures/fuzz-regressions/<target>/* (not the .expect files).
@@ -29,7 +30,10 @@ import zipfile
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
 CORPUS = ROOT / "fuzz" / "corpus"
-TARGETS = ["zip_source", "json_objects", "avro_manifests", "parquet", "orc", "analysis", "analysis_mutate"]
+TARGETS = [
+    "zip_source", "json_objects", "avro_manifests", "parquet", "orc", "avro_data", "analysis",
+    "analysis_mutate",
+]
 
 JSON_NAME = re.compile(
     r"(^|/)(snapshot|changelog)/(snapshot-\d+|changelog-\d+|EARLIEST|LATEST)$"
@@ -154,10 +158,16 @@ def main():
                 add("parquet", body, counts)
             elif name.endswith(".orc"):
                 add("orc", body, counts)
+            elif name.endswith(".avro"):
+                add("avro_data", body, counts)
     for z in sorted((FIXTURES / "writers").glob("*.zip")):
         for info, body in members(z.read_bytes()):
             if info.filename.endswith(".orc"):
                 add("orc", body, counts)
+            elif info.filename.endswith(".avro"):
+                add("avro_data", body, counts)
+            elif info.filename.endswith(".parquet"):
+                add("parquet", body, counts)
     for p in sorted((FIXTURES / "orc").glob("*.orc")):
         add("orc", p.read_bytes(), counts)
     for z in tiny_zips():

@@ -20,6 +20,7 @@
 
 pub mod analysis;
 pub(crate) mod checks;
+pub mod codec;
 pub mod detail;
 pub mod error;
 pub mod findings;

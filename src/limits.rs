@@ -33,6 +33,8 @@ pub const DEFAULT_MAX_AVRO_BLOCKS: u64 = 1_000_000;
 pub const DEFAULT_MAX_AVRO_BLOCK_BYTES: u64 = 64 << 20;
 /// Default of `max-avro-records`: ten million records in one Avro file.
 pub const DEFAULT_MAX_AVRO_RECORDS: u64 = 10_000_000;
+/// Default of `max-rows-kept`: two million rows kept by the row evidence over the whole run.
+pub const DEFAULT_MAX_ROWS_KEPT: u64 = 2_000_000;
 /// Default of `max-name-bytes`: 4,096 bytes for one path inside the artifact.
 pub const DEFAULT_MAX_NAME_BYTES: u64 = 4_096;
 
@@ -84,6 +86,11 @@ pub struct Limits {
     /// `max-name-bytes` (default [`DEFAULT_MAX_NAME_BYTES`]): length of one path inside the
     /// artifact.
     pub max_name_bytes: u64,
+    /// `max-rows-kept` (default [`DEFAULT_MAX_ROWS_KEPT`]): rows of data and changelog files
+    /// the row evidence keeps over the whole run, and the ids of Ray Data checkpoint files read
+    /// (every file's kept rows count, the rows it only looks at do not). Past it, the file being read is unreadable for the evidence and
+    /// what rests on it is *unknown*, naming the limit.
+    pub max_rows_kept: u64,
 }
 
 impl Default for Limits {
@@ -101,6 +108,7 @@ impl Default for Limits {
             max_avro_block_bytes: DEFAULT_MAX_AVRO_BLOCK_BYTES,
             max_avro_records: DEFAULT_MAX_AVRO_RECORDS,
             max_name_bytes: DEFAULT_MAX_NAME_BYTES,
+            max_rows_kept: DEFAULT_MAX_ROWS_KEPT,
         }
     }
 }
@@ -125,6 +133,10 @@ pub const LIMIT_NAMES: &[(&str, &str)] = &[
     ),
     ("max-avro-records", "records in one Avro file"),
     ("max-name-bytes", "length of one path inside the artifact"),
+    (
+        "max-rows-kept",
+        "rows the row evidence keeps, over the whole run",
+    ),
 ];
 
 impl Limits {
@@ -147,6 +159,7 @@ impl Limits {
             "max-avro-block-bytes" => &mut self.max_avro_block_bytes,
             "max-avro-records" => &mut self.max_avro_records,
             "max-name-bytes" => &mut self.max_name_bytes,
+            "max-rows-kept" => &mut self.max_rows_kept,
             other => {
                 let known: Vec<&str> = LIMIT_NAMES.iter().map(|(n, _)| *n).collect();
                 return Err(Error::format(format!(
@@ -174,6 +187,7 @@ impl Limits {
             "max-avro-block-bytes" => self.max_avro_block_bytes,
             "max-avro-records" => self.max_avro_records,
             "max-name-bytes" => self.max_name_bytes,
+            "max-rows-kept" => self.max_rows_kept,
             _ => return None,
         })
     }

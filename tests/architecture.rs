@@ -23,6 +23,7 @@ const LAYERS: &[(&str, u8, &str)] = &[
     ("limits", 0, "foundations"),
     ("time", 0, "foundations"),
     ("source", 1, "sources"),
+    ("codec", 0, "foundations"),
     ("paimon", 2, "format objects and data-file readers"),
     ("parquet", 2, "format objects and data-file readers"),
     ("orc", 2, "format objects and data-file readers"),

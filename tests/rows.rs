@@ -184,7 +184,8 @@ fn an_unreadable_changelog_file_is_a_note() {
     );
 }
 
-/// A live file missing from the artifact makes the batch view approximate, and says which.
+/// A live file missing from the artifact makes the batch view approximate, says which, and
+/// makes the batch value of its bucket's keys unknown (not the value of an older file).
 #[test]
 fn a_missing_live_file_makes_the_batch_view_approximate() {
     let artifact = rebuild(
@@ -201,8 +202,24 @@ fn a_missing_live_file_makes_the_batch_view_approximate() {
         .as_str()
         .unwrap()
         .contains("data-9441da9f-6963-462e-8282-2d2d7d05755a-1.parquet")));
-    // Key 6's latest value r6 lived in the missing file: the view falls back to r5.
-    assert_eq!(rows["keys"][2]["batch"]["v"], "r5");
+    // Key 6's latest value r6 lived in the missing file: reading the rest would say r5, a
+    // guess. Key 6 is unknown, because of the named file; keys 4 and 5 lie outside the missing
+    // file's key range (its manifest entry's min/max key), so their values are known.
+    let keys = rows["keys"].as_array().unwrap();
+    let k6 = &keys[2];
+    assert_eq!(k6["key"]["id"], 6);
+    assert_eq!(k6["batchState"], "unknown", "{k6:#}");
+    assert!(k6.get("batch").is_none(), "{k6:#}");
+    assert_eq!(
+        k6["batchUnknownBecause"][0],
+        json!({"file": "bucket-0/data-9441da9f-6963-462e-8282-2d2d7d05755a-1.parquet",
+               "problem": "not in the artifact"})
+    );
+    for (k, v) in keys.iter().zip(["r4", "r5"]) {
+        assert_eq!(k["batchState"], "known", "{k:#}");
+        assert_eq!(k["batch"]["v"], v, "{k:#}");
+    }
+    assert_eq!(rows["unknownKeys"], 1);
 }
 
 /// The Markdown shows the per-key table in a `<details>`, the text report one line per key.

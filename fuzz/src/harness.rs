@@ -391,7 +391,7 @@ fn read_parquet<S: prv::parquet::ParquetSource>(o: &mut Outcome, source: S, limi
 }
 
 /// `orc`: the bytes as an ORC file: tail, then every column read (all together and each
-/// alone), every value rendered, and the Paimon-shaped row read (`orc::rows::read_orc`).
+/// alone), every value rendered, and the Paimon-shaped row read (`rows::read::read_orc`).
 pub fn orc(data: &[u8]) -> Outcome {
     let mut o = Outcome::default();
     let limits = Limits::default();
@@ -438,7 +438,7 @@ pub fn orc(data: &[u8]) -> Outcome {
         keys: prv::rows::read::KeyColumns::Primary,
         values: true,
     };
-    match prv::orc::rows::read_orc(&file, &spec, &|_| true, &limits) {
+    match prv::rows::read::read_orc(&file, &spec, &|_| true, &limits) {
         Ok(r) => {
             o.ok += 1;
             for rec in r.records.iter().take(256) {
@@ -447,6 +447,54 @@ pub fn orc(data: &[u8]) -> Outcome {
             }
         }
         Err(e) => o.error("orc rows", &e),
+    }
+    o
+}
+
+/// `avro_data`: the bytes as an Avro data or changelog file: its columns, every row decoded and
+/// rendered, then read as the row evidence does (primary key, and whole rows).
+pub fn avro_data(data: &[u8]) -> Outcome {
+    use prv::paimon::avro::datum::open_data_file;
+    use prv::rows::read::{read_file, DataFile, KeyColumns, ReadSpec};
+    let mut o = Outcome::default();
+    let limits = Limits::default();
+    match open_data_file(data) {
+        Ok(file) => {
+            o.ok += 1;
+            let wanted = vec![true; file.columns().len()];
+            let logical: Vec<_> = file.columns().iter().map(|c| c.logical).collect();
+            let result = file.for_each_row(&wanted, &limits, |_, values| {
+                if values.len() != logical.len() {
+                    return Err(Error::format("a row of another width than the columns"));
+                }
+                for (v, l) in values.iter().zip(&logical) {
+                    let _ = v.to_json(l.as_ref());
+                }
+                Ok(())
+            });
+            match result {
+                Ok(_) => o.ok += 1,
+                Err(e) if e.problem().contains("another width") => {
+                    o.violation(format!("avro rows: {e}"))
+                }
+                Err(e) => o.error("avro rows", &e),
+            }
+        }
+        Err(e) => o.error("avro data file", &e),
+    }
+    let file = DataFile::Avro(data.to_vec());
+    for keys in [KeyColumns::Primary, KeyColumns::AllValues] {
+        let spec = ReadSpec { keys, values: true };
+        match read_file(&file, &spec, &|_| true, &limits) {
+            Ok(rows) => {
+                o.ok += 1;
+                for r in rows.records.iter().take(256) {
+                    let _ = rows.key_json(&r.key);
+                    let _ = rows.row_json(&r.values);
+                }
+            }
+            Err(e) => o.error("row evidence read", &e),
+        }
     }
     o
 }

@@ -408,22 +408,37 @@ pub fn orphan_rows(e: &OrphanRows) -> Finding {
         KeyColumns::Primary => "key",
         KeyColumns::AllValues => "row",
     };
-    let severity = if unexplained.is_empty() || !later_overwrites.is_empty() {
+    // A live file that could not be read may hold them: their absence is unknown, no warning.
+    let unknown_now = !now.unread.is_empty();
+    let severity = if unexplained.is_empty() || !later_overwrites.is_empty() || unknown_now {
         Severity::Info
     } else {
         Severity::Warning
     };
     let n = shown.len();
-    let mut f = Finding::new(
-        Code::RowsOnlyInOrphanFiles,
-        severity,
+    let message = if unknown_now {
+        format!(
+            "{n} {identity}{} ({phrase}) {} in {} unreferenced data file{} written before snapshot {latest_id}; whether snapshot {latest_id} holds them is unknown: {} of its live files could not be read ({}).",
+            plural(n),
+            if n == 1 { "is" } else { "are" },
+            file_set.len(),
+            plural(file_set.len()),
+            now.unread.len(),
+            now.unread.first().map(String::as_str).unwrap_or_default()
+        )
+    } else {
         format!(
             "{n} {identity}{} ({phrase}) exist{} only in {} unreferenced data file{} written before snapshot {latest_id}, which does not hold them: rows a resumed job skipped (a checkpoint published before its commit), or a job that abandoned its commit.",
             plural(n),
             if n == 1 { "s" } else { "" },
             file_set.len(),
             plural(file_set.len())
-        ),
+        )
+    };
+    let mut f = Finding::new(
+        Code::RowsOnlyInOrphanFiles,
+        severity,
+        message,
         "Find the job that wrote these files. If it was resumed from a Ray Data checkpoint (or any checkpoint written before the commit), these rows are lost: write them again (rerun without the checkpoint, or re-ingest the rows of these files). Keep the files (no remove_orphan_files) until then.",
     )
     .snapshot(latest_id)

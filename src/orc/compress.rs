@@ -4,23 +4,17 @@
 //! that inflates to at most the PostScript's `compressionBlockSize`.
 //!
 //! Codecs, all pure Rust: ZLIB (raw deflate, `miniz_oxide`), SNAPPY (raw, `snap`), LZ4 (raw
-//! blocks, `lz4_flex`), ZSTD (frames, `ruzstd`); LZO is an `unsupported` error.
+//! blocks, `lz4_flex`), ZSTD (frames, the core's one decoder `crate::codec::zstd`); LZO is an `unsupported` error.
 //!
 //! Bounds: each chunk inflates into at most `compressionBlockSize` bytes (itself at most
 //! `max-entry-bytes`), and a whole stream into at most `max-entry-bytes` and `max-ratio`
 //! times its stored size (above a 1 MiB floor).
 
-use ruzstd::decoding::errors::{FrameDecoderError, ReadFrameHeaderError};
-use ruzstd::decoding::{BlockDecodingStrategy, FrameDecoder};
+use crate::codec::zstd::{Zstd, ZstdError};
 
 use super::meta::Compression;
 use crate::error::{Error, Result};
 use crate::limits::Limits;
-
-/// The largest zstd window accepted: RFC 8878 (section 3.1.1.1.2) asks decoders to support windows up
-/// to 8 MiB. (ORC's own writers declare at most the block size; a frame can never produce more
-/// than one block here, which bounds the output independently of the window.)
-const MAX_ZSTD_WINDOW: u64 = 8 << 20;
 
 /// Streams of up to this many bytes are not held to `max-ratio`.
 const RATIO_FLOOR: u64 = 1 << 20;
@@ -29,7 +23,7 @@ const RATIO_FLOOR: u64 = 1 << 20;
 pub(crate) struct Decompressor {
     compression: Compression,
     block_size: usize,
-    zstd: Option<Box<FrameDecoder>>,
+    zstd: Zstd,
 }
 
 impl Decompressor {
@@ -53,7 +47,7 @@ impl Decompressor {
         Ok(Decompressor {
             compression,
             block_size: usize::try_from(block_size).unwrap_or(usize::MAX),
-            zstd: None,
+            zstd: Zstd::new(),
         })
     }
 
@@ -162,11 +156,16 @@ impl Decompressor {
                         })?;
                 out.truncate(start + n);
             }
+            // The core's one zstd decoder (`crate::codec::zstd`: RFC 8878 windows, memory
+            // bounded by the chunk's cap, not by the declared window).
             Compression::Zstd => {
-                let dec = self
-                    .zstd
-                    .get_or_insert_with(|| Box::new(FrameDecoder::new()));
-                zstd(dec, body, cap, out)?;
+                self.zstd
+                    .decode(body, out, (start + cap) as u64)
+                    .map_err(|e| match e {
+                        ZstdError::TooLong { .. } => too_long(cap),
+                        ZstdError::Window { .. } => Error::unsupported(e.to_string()),
+                        e => Error::format(e.to_string()),
+                    })?
             }
         }
         Ok(())
@@ -195,61 +194,6 @@ fn inflate(input: &[u8], out: &mut [u8]) -> Result<usize> {
         }
         other => Err(Error::format(format!("corrupt deflate data ({other:?})"))),
     }
-}
-
-/// Zstd frames (skippable frames skipped) appended to `out`, at most `cap` bytes.
-///
-/// A local use of `ruzstd` with the RFC 8878 window rule; the lead may switch it to the
-/// core's single zstd home (`src/codec/zstd.rs`, branch `rows`) at merge.
-fn zstd(dec: &mut FrameDecoder, input: &[u8], cap: usize, out: &mut Vec<u8>) -> Result<()> {
-    let start = out.len();
-    dec.set_max_window_size(MAX_ZSTD_WINDOW);
-    let mut rest = input;
-    let mut frames = 0u32;
-    while !rest.is_empty() {
-        match dec.reset(&mut rest) {
-            Ok(()) => {}
-            Err(FrameDecoderError::ReadFrameHeaderError(ReadFrameHeaderError::SkipFrame {
-                length,
-                ..
-            })) => {
-                rest = usize::try_from(length)
-                    .ok()
-                    .and_then(|l| rest.get(l..))
-                    .ok_or_else(|| Error::format("a zstd skippable frame runs past the chunk"))?;
-                continue;
-            }
-            Err(FrameDecoderError::WindowSizeTooBig { requested, max }) => {
-                return Err(Error::unsupported(format!(
-                    "a zstd frame asks for a {requested}-byte window (at most {max}, RFC 8878's \
-                     8 MiB)"
-                )))
-            }
-            Err(e) => return Err(Error::format(format!("expected a zstd frame, found {e}"))),
-        }
-        frames += 1;
-        let declared = dec.content_size();
-        if declared != 0 && ((out.len() - start) as u64).saturating_add(declared) > cap as u64 {
-            return Err(too_long(cap));
-        }
-        loop {
-            let finished = dec
-                .decode_blocks(&mut rest, BlockDecodingStrategy::UptoBlocks(1))
-                .map_err(|e| Error::format(format!("corrupt zstd data: {e}")))?;
-            dec.collect_to_writer(&mut *out)
-                .map_err(|e| Error::format(format!("corrupt zstd data: {e}")))?;
-            if out.len() - start > cap {
-                return Err(too_long(cap));
-            }
-            if finished && dec.can_collect() == 0 {
-                break;
-            }
-        }
-    }
-    if frames == 0 {
-        return Err(Error::format("expected a zstd frame, found no data"));
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -41,14 +41,12 @@ mod proto;
 mod rle;
 #[cfg(test)]
 mod rle_props;
-pub mod rows;
 
 use std::borrow::Cow;
 
 use crate::error::{Error, Result, ResultExt};
 use crate::limits::Limits;
 use crate::parquet::{LogicalType, ParquetSource, TimeUnit, Value};
-use crate::source::Artifact;
 
 pub use meta::{Compression, Kind};
 
@@ -63,34 +61,6 @@ const TAIL_BYTES: u64 = 64 << 10;
 
 /// The magic at the start of every ORC file (and in the PostScript).
 pub const MAGIC: &[u8; 3] = b"ORC";
-
-/// Whether `path` names an ORC file by its extension (Paimon names data and changelog files
-/// `…-N.orc`).
-pub fn has_orc_extension(path: &str) -> bool {
-    path.rsplit('/')
-        .next()
-        .is_some_and(|name| name.to_ascii_lowercase().ends_with(".orc"))
-}
-
-/// Whether the bytes start with the ORC magic.
-pub fn starts_with_magic(head: &[u8]) -> bool {
-    head.starts_with(MAGIC)
-}
-
-/// Whether a file of the artifact is ORC: by its extension (`.orc`), or, for a name that ends
-/// neither in `.orc` nor `.parquet`, by the magic of its first bytes.
-pub fn is_orc_file(artifact: &Artifact, path: &str) -> bool {
-    if has_orc_extension(path) {
-        return true;
-    }
-    if path.to_ascii_lowercase().ends_with(".parquet") {
-        return false;
-    }
-    artifact
-        .get(path)
-        .and_then(|e| artifact.read_range(e, 0, MAGIC.len() as u64).ok())
-        .is_some_and(|head| starts_with_magic(&head))
-}
 
 /// One top-level column of the file (a field of the root struct).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,5 +1,5 @@
 //! Page decompression, all pure Rust: UNCOMPRESSED, SNAPPY (`snap`), GZIP (gzip or zlib framing,
-//! `miniz_oxide`, CRC-32 and length checked), ZSTD (`ruzstd`), LZ4_RAW and the Hadoop-framed
+//! `miniz_oxide`, CRC-32 and length checked), ZSTD (`crate::codec::zstd`), LZ4_RAW and the Hadoop-framed
 //! LZ4 of parquet-mr (`lz4_flex`, with the raw-block fallback other readers use). BROTLI and LZO
 //! are reported as unsupported.
 //!
@@ -7,9 +7,7 @@
 //! that size (checked against `max-entry-bytes` first) and fails if the codec produces a
 //! different amount, so no codec can allocate beyond what the header declared.
 
-use ruzstd::decoding::errors::{FrameDecoderError, ReadFrameHeaderError};
-use ruzstd::decoding::{BlockDecodingStrategy, FrameDecoder};
-
+use crate::codec::zstd::{Zstd, ZstdError};
 use crate::error::{Error, Result};
 
 /// A Parquet compression codec (`CompressionCodec` in the Thrift definition).
@@ -87,12 +85,12 @@ impl Codec {
 
 /// Reusable decompression state.
 pub(crate) struct Decompressor {
-    zstd: Option<Box<FrameDecoder>>,
+    zstd: Zstd,
 }
 
 impl Decompressor {
     pub(crate) fn new() -> Self {
-        Decompressor { zstd: None }
+        Decompressor { zstd: Zstd::new() }
     }
 
     /// Decompresses `input` into `out`, which is cleared and must end up exactly `size` bytes
@@ -139,59 +137,14 @@ impl Decompressor {
     }
 
     fn zstd(&mut self, input: &[u8], size: usize, out: &mut Vec<u8>) -> Result<()> {
-        let dec = self
-            .zstd
-            .get_or_insert_with(|| Box::new(FrameDecoder::new()));
-        // A frame may not ask for a window larger than the page (with a floor for small pages
-        // written without a pledged size).
-        dec.set_max_window_size((size as u64).max(1 << 20));
-        let mut rest = input;
-        let mut frames = 0u32;
-        while !rest.is_empty() {
-            match dec.reset(&mut rest) {
-                Ok(()) => {}
-                Err(FrameDecoderError::ReadFrameHeaderError(ReadFrameHeaderError::SkipFrame {
-                    length,
-                    ..
-                })) => {
-                    rest = usize::try_from(length)
-                        .ok()
-                        .and_then(|l| rest.get(l..))
-                        .ok_or_else(|| {
-                            Error::format("a zstd skippable frame runs past the page")
-                        })?;
-                    continue;
-                }
-                Err(FrameDecoderError::WindowSizeTooBig { requested, max }) => {
-                    return Err(Error::format(format!(
-                        "a zstd frame asks for a {requested}-byte window for a page of {size} \
-                         bytes (at most {max})"
-                    )))
-                }
-                Err(e) => return Err(Error::format(format!("expected a zstd frame, found {e}"))),
-            }
-            frames += 1;
-            let declared = dec.content_size();
-            if declared != 0 && (out.len() as u64).saturating_add(declared) > size as u64 {
-                return Err(too_long(size));
-            }
-            loop {
-                let finished = dec
-                    .decode_blocks(&mut rest, BlockDecodingStrategy::UptoBlocks(1))
-                    .map_err(|e| Error::format(format!("corrupt zstd data: {e}")))?;
-                dec.collect_to_writer(&mut *out)
-                    .map_err(|e| Error::format(format!("corrupt zstd data: {e}")))?;
-                if out.len() > size {
-                    return Err(too_long(size));
-                }
-                if finished && dec.can_collect() == 0 {
-                    break;
-                }
-            }
-        }
-        if frames == 0 {
-            return Err(Error::format("expected a zstd frame, found no data"));
-        }
+        // The window rule and the memory bound are the core's one zstd decoder's
+        // (`crate::codec::zstd`); the bound here is the page header's uncompressed size.
+        self.zstd
+            .decode(input, out, size as u64)
+            .map_err(|e| match e {
+                ZstdError::TooLong { .. } => too_long(size),
+                e => Error::format(e.to_string()),
+            })?;
         exact(out.len(), size)
     }
 }

@@ -8,8 +8,12 @@ use crate::error::{Error, Result, ResultExt};
 /// Deepest schema nesting accepted (Paimon and Ray files are flat; nested types add 2–3 levels).
 pub(crate) const MAX_SCHEMA_DEPTH: usize = 64;
 
-/// Total bytes of all leaf column paths accepted (a real schema has kilobytes).
-const MAX_PATH_BYTES: usize = 16 << 20;
+/// What the flattened leaf columns of one schema may cost in memory, counted per leaf as its
+/// [`ColumnInfo`], one `String` header per path element (an empty name costs its header too)
+/// and the path's bytes twice (the elements and the joined name). A real schema costs
+/// kilobytes; a footer of a million empty-named nested leaves, or of millions of flat ones, is
+/// refused here instead of taking gigabytes.
+const MAX_SCHEMA_COST: usize = 16 << 20;
 
 /// A Parquet physical (storage) type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -674,12 +678,20 @@ fn flatten_schema(schema: &[SchemaElement]) -> Result<Vec<ColumnInfo>> {
         }
         let physical = PhysicalType::from_thrift(e.physical.unwrap_or(-1))
             .context(|| format!("field {:?}", e.name))?;
-        path_bytes = path_bytes
-            .saturating_add(path.iter().map(String::len).sum::<usize>())
+        let bytes = path
+            .iter()
+            .map(String::len)
+            .sum::<usize>()
             .saturating_add(e.name.len());
-        if path_bytes > MAX_PATH_BYTES {
+        path_bytes = path_bytes
+            .saturating_add(std::mem::size_of::<ColumnInfo>())
+            .saturating_add((path.len() + 1).saturating_mul(std::mem::size_of::<String>()))
+            .saturating_add(bytes.saturating_mul(2));
+        if path_bytes > MAX_SCHEMA_COST {
             return Err(Error::format(format!(
-                "the schema's column paths take more than {MAX_PATH_BYTES} bytes"
+                "the schema's {} leaf columns so far would take more than {MAX_SCHEMA_COST} bytes \
+                 (their paths and names); a footer this large is refused",
+                columns.len() + 1
             )));
         }
         let mut leaf_path = path.clone();
@@ -781,5 +793,34 @@ mod tests {
         deep.push(el("x", Some(1), 1, None));
         assert!(flatten_schema(&deep).is_err());
         assert!(flatten_schema(&[]).is_err());
+    }
+
+    /// The issue's footers: 62 nested empty-named groups over many leaves, and many flat
+    /// one-letter leaves, are refused once their flattened cost passes the cap (counting the
+    /// empty names), while a wide real-looking schema (5,000 columns) is read.
+    #[test]
+    fn footers_that_multiply_into_large_schemas_are_refused() {
+        let nested = |leaves: i32| {
+            let mut s = vec![el("root", None, 0, Some(1))];
+            for d in 0..62 {
+                s.push(el("", None, 0, Some(if d == 61 { leaves } else { 1 })));
+            }
+            for _ in 0..leaves {
+                s.push(el("", Some(1), 0, None));
+            }
+            s
+        };
+        let e = flatten_schema(&nested(200_000)).unwrap_err();
+        assert!(e.to_string().contains("leaf columns"), "{e}");
+        let flat = |leaves: i32| {
+            let mut s = vec![el("root", None, 0, Some(leaves))];
+            for _ in 0..leaves {
+                s.push(el("a", Some(1), 0, None));
+            }
+            s
+        };
+        assert!(flatten_schema(&flat(400_000)).is_err());
+        assert_eq!(flatten_schema(&flat(5_000)).unwrap().len(), 5_000);
+        assert_eq!(flatten_schema(&nested(100)).unwrap().len(), 100);
     }
 }

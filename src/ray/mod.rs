@@ -214,7 +214,9 @@ pub fn discover(artifact: &Artifact) -> Vec<RayCheckpoint> {
     out
 }
 
-/// The ids of a checkpoint: (ids, the column's logical type, problems).
+/// The ids of a checkpoint: (ids, the column's logical type, problems). The ids read count
+/// against the run's `max-rows-kept`, all checkpoint files of all checkpoints together: a file
+/// whose rows would pass what is left of it is not read (a problem naming the limit).
 pub fn read_ids(
     artifact: &Artifact,
     cp: &RayCheckpoint,
@@ -224,9 +226,14 @@ pub fn read_ids(
     let mut logical = None;
     let mut problems = Vec::new();
     for path in &cp.files {
-        match read_column(artifact, path, column) {
+        let budget = artifact
+            .limits()
+            .max_rows_kept
+            .saturating_sub(artifact.rows_kept());
+        match read_column(artifact, path, column, budget) {
             Ok((values, l)) => {
                 logical = logical.or(l);
+                artifact.count_rows_kept(values.len() as u64);
                 ids.extend(values.into_iter().map(Key::one));
             }
             Err(e) => problems.push(format!("{path} could not be read: {}", e.problem())),
@@ -239,12 +246,22 @@ fn read_column(
     artifact: &Artifact,
     path: &str,
     column: &str,
+    budget: u64,
 ) -> Result<(Vec<crate::parquet::Value>, Option<LogicalType>)> {
     let entry = artifact
         .get(path)
         .ok_or_else(|| Error::missing("not in the artifact"))?;
     let limits = artifact.limits();
     let file = ParquetFile::open(ArtifactFile::new(artifact, entry), limits)?;
+    if file.num_rows() > budget {
+        return Err(Error::limit(
+            "max-rows-kept",
+            format!(
+                "{} ids, more than the {budget} rows the run's budget has left",
+                file.num_rows()
+            ),
+        ));
+    }
     let batch = file.read_columns(&[column], limits)?;
     let col = batch
         .columns

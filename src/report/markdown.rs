@@ -403,7 +403,9 @@ fn rows_section(out: &mut String, rows: &serde_json::Value, cap: usize) {
         let buckets = cells
             .iter()
             .any(|c| cells.first().is_some_and(|f| f.bucket != c.bucket));
-        if buckets {
+        if cells.is_empty() {
+            // No table: the summary says why there are no keys.
+        } else if buckets {
             out.push_str("| Bucket | Key | Batch value now | Changelog delivered | Changelog lost |\n|---|---|---|---|---|\n");
         } else {
             out.push_str("| Key | Batch value now | Changelog delivered | Changelog lost |\n|---|---|---|---|\n");

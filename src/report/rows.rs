@@ -54,15 +54,19 @@ pub fn lost_key_cells(entry: &J) -> LostKeyCells {
         .as_object()
         .map(|o| o.keys().map(String::as_str).collect())
         .unwrap_or_default();
-    let batch = match entry.get("batch") {
-        Some(J::Null) | None => {
+    let batch = match (
+        entry.get("batchState").and_then(J::as_str),
+        entry.get("batch"),
+    ) {
+        (Some("unknown"), _) | (_, None) => unknown(entry.get("batchUnknownBecause")),
+        (_, Some(J::Null)) => {
             if entry.get("batchDeleted").and_then(J::as_bool) == Some(true) {
                 "deleted".to_string()
             } else {
                 "absent".to_string()
             }
         }
-        Some(row) => fields(row, &key_fields),
+        (_, Some(row)) => fields(row, &key_fields),
     };
     let tie = if entry.get("tie").and_then(J::as_bool) == Some(true) {
         " (sequence-number tie)"
@@ -115,24 +119,75 @@ pub fn lost_key_cells(entry: &J) -> LostKeyCells {
     if let Some(n) = entry.get("lostOmitted").and_then(J::as_u64) {
         lost.push(format!("… {n} more"));
     }
+    let delivered_unknown = entry.get("deliveredState").and_then(J::as_str) != Some("known");
+    let delivered = match (delivered.is_empty(), delivered_unknown) {
+        (true, false) => "nothing".to_string(),
+        (false, false) => delivered.join("; "),
+        (true, true) => unknown(entry.get("deliveredUnknownBecause")),
+        (false, true) => format!(
+            "{}; more {}",
+            delivered.join("; "),
+            unknown(entry.get("deliveredUnknownBecause"))
+        ),
+    };
     LostKeyCells {
         bucket: entry.get("bucket").map(scalar).unwrap_or_default(),
         key: fields(&key, &[]),
         batch: format!("{batch}{tie}"),
-        delivered: if delivered.is_empty() {
-            "nothing".to_string()
-        } else {
-            delivered.join("; ")
-        },
+        delivered,
         lost: lost.join(", "),
     }
 }
 
-/// The summary line of a lost-changelog `rows` section.
+/// `unknown: bucket-0/data-….orc could not be read (+2 more)` from a `…UnknownBecause` list
+/// (the problems are in the section's notes and the JSON).
+fn unknown(because: Option<&J>) -> String {
+    let reasons = because
+        .and_then(J::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
+    let files: Vec<String> = reasons
+        .iter()
+        .filter_map(|r| r.get("file").and_then(J::as_str))
+        .map(|f| match f.rsplit_once('/') {
+            Some((_, name)) if !name.is_empty() => name.to_string(),
+            _ => f.to_string(),
+        })
+        .collect();
+    let more = reasons
+        .iter()
+        .filter_map(|r| r.get("more").and_then(J::as_u64))
+        .sum::<u64>()
+        + files.len().saturating_sub(1) as u64;
+    match files.first() {
+        Some(f) if more > 0 => format!("unknown: {f} could not be read (+{more} more)"),
+        Some(f) => format!("unknown: {f} could not be read"),
+        None => "unknown: the files could not be read".to_string(),
+    }
+}
+
+/// The summary line of a lost-changelog `rows` section: how many keys lost their changelog,
+/// how many of them have a value that could not be read, and never "0 keys" when the lost
+/// changelog itself could not be read.
 pub fn lost_summary(rows: &J) -> String {
     let shown = rows.get("keys").and_then(J::as_array).map_or(0, Vec::len);
     let omitted = rows.get("omitted").and_then(J::as_u64).unwrap_or(0);
     let total = shown as u64 + omitted;
+    let unreadable: Vec<String> = rows
+        .get("lostUnreadable")
+        .and_then(J::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or(&[])
+        .iter()
+        .map(|u| {
+            format!(
+                "{}: {}",
+                u.get("file").map(scalar).unwrap_or_default(),
+                u.get("problem").map(scalar).unwrap_or_default()
+            )
+        })
+        .collect();
+    let unknown = rows.get("unknownKeys").and_then(J::as_u64).unwrap_or(0);
     let snapshot = rows
         .get("batchSnapshot")
         .and_then(J::as_i64)
@@ -142,10 +197,28 @@ pub fn lost_summary(rows: &J) -> String {
     } else {
         ""
     };
-    format!(
-        "{total} key{} whose changelog was lost: batch value now (batch view{snapshot}{exact}), changelog delivered later, changelog lost",
-        if total == 1 { "" } else { "s" }
-    )
+    let columns = format!(
+        "batch value now (batch view{snapshot}{exact}), changelog delivered later, changelog lost"
+    );
+    let unknown = if unknown > 0 {
+        format!(" ({unknown} with values unknown: files could not be read)")
+    } else {
+        String::new()
+    };
+    let s = if total == 1 { "" } else { "s" };
+    match (unreadable.len(), total) {
+        (0, _) => format!("{total} key{s} whose changelog was lost{unknown}: {columns}"),
+        (n, 0) => format!(
+            "unknown keys: the lost changelog could not be read ({}{})",
+            if n == 1 { String::new() } else { format!("{n} files: ") },
+            unreadable.join("; ")
+        ),
+        (n, _) => format!(
+            "at least {total} key{s} whose changelog was lost{unknown} ({n} more lost changelog file{} could not be read: {}): {columns}",
+            if n == 1 { "" } else { "s" },
+            unreadable.join("; ")
+        ),
+    }
 }
 
 /// The line of a `{"count", "ranges"}` rows section (`75 id values: 0..74`).
@@ -182,6 +255,7 @@ mod tests {
     #[test]
     fn cells_of_a_key() {
         let e = json!({"bucket": "bucket-0", "key": {"id": 5}, "batch": {"id": 5, "v": "r5"},
+            "batchState": "known", "deliveredState": "known",
             "delivered": [{"snapshot": 9, "kind": "-U", "row": {"id": 5, "v": "r3"}},
                           {"snapshot": 9, "kind": "+U", "row": {"id": 5, "v": "r5"}}],
             "lost": [{"kind": "+U", "row": {"id": 5, "v": "r4"}, "file": "f"}]});
@@ -190,11 +264,41 @@ mod tests {
         assert_eq!(c.batch, "v=r5");
         assert_eq!(c.delivered, "snapshot 9: -U v=r3, +U v=r5");
         assert_eq!(c.lost, "+U v=r4");
-        let e = json!({"key": {"id": 1}, "batch": null, "batchDeleted": true, "delivered": [], "lost": []});
+        let e = json!({"key": {"id": 1}, "batch": null, "batchDeleted": true, "batchState": "known",
+            "delivered": [], "deliveredState": "known", "lost": []});
         let c = lost_key_cells(&e);
         assert_eq!(
             (c.batch.as_str(), c.delivered.as_str()),
             ("deleted", "nothing")
+        );
+        // Unknown is never absent or nothing.
+        let e = json!({"key": {"id": 4}, "batchState": "unknown",
+            "batchUnknownBecause": [{"file": "bucket-0/data-1.orc", "problem": "p"},
+                                    {"file": "bucket-0/data-2.orc", "problem": "p"}],
+            "delivered": [], "deliveredState": "unknown",
+            "deliveredUnknownBecause": [{"snapshot": 9, "file": "bucket-0/changelog-1.orc", "problem": "p"}],
+            "lost": [{"kind": "+I", "row": {"id": 4, "v": "r4"}}]});
+        let c = lost_key_cells(&e);
+        assert_eq!(c.batch, "unknown: data-1.orc could not be read (+1 more)");
+        assert_eq!(c.delivered, "unknown: changelog-1.orc could not be read");
+        // A report without the states (older JSON) is not read as absent either.
+        let c = lost_key_cells(&json!({"key": {"id": 4}, "delivered": [], "lost": []}));
+        assert!(
+            c.batch.starts_with("unknown") && c.delivered.starts_with("unknown"),
+            "{c:?}"
+        );
+        let s = lost_summary(&json!({"keys": [], "omitted": 0, "keysComplete": false,
+            "lostUnreadable": [{"file": "bucket-0/changelog-1.orc", "problem": "an ORC file"}]}));
+        assert!(
+            !s.contains("0 keys")
+                && s.contains("unknown")
+                && s.contains("changelog-1.orc: an ORC file"),
+            "{s}"
+        );
+        let s = lost_summary(&json!({"keys": [{}, {}], "omitted": 1, "unknownKeys": 2}));
+        assert!(
+            s.starts_with("3 keys whose changelog was lost (2 with values unknown"),
+            "{s}"
         );
         assert_eq!(
             ids_summary(&json!({"count": 75, "column": "id", "ranges": [[0, 74], [80, 80]]}))

@@ -12,7 +12,7 @@ use crate::warehouse::split_parent;
 
 use super::live::{read_view, TableRef};
 use super::merge::MergeEngine;
-use super::read::{read_artifact_file, KeyColumns, ReadSpec};
+use super::read::{KeyColumns, ReadSpec};
 use super::Key;
 
 /// Zip times have 2-second precision.
@@ -31,6 +31,10 @@ pub struct Live {
     pub notes: Vec<String>,
     /// The snapshot the view is of.
     pub snapshot: Option<i64>,
+    /// Live files (or the file list, a deletion vector) that could not be read, as
+    /// `file: problem`: while any is, an identity the view lacks may be in them (its absence is
+    /// unknown, not known).
+    pub unread: Vec<String>,
 }
 
 /// What a table holds of the ids a Ray Data checkpoint marks done (its id column).
@@ -227,6 +231,11 @@ pub fn live(
         exact: view.exact,
         notes: view.notes.clone(),
         snapshot: view.snapshot,
+        unread: view
+            .unread
+            .iter()
+            .map(|u| format!("{}: {}", u.file, u.problem))
+            .collect(),
     };
     if tref.has_primary_key() {
         let engine = tref
@@ -275,7 +284,7 @@ pub fn orphan_identities(
     let mut names = Vec::new();
     let mut types = Vec::new();
     for (path, rel) in files {
-        match read_artifact_file(tref.artifact, path, &spec, &|_| true) {
+        match tref.read_file(path, &spec, &|_| true) {
             Ok(rows) => {
                 if names.is_empty() {
                     names = rows.key_names.clone();
@@ -323,7 +332,7 @@ pub fn overwritten(
                 unknown.insert(*id);
                 continue;
             };
-            match read_artifact_file(tref.artifact, &path, &spec, &|k| wanted.contains(k)) {
+            match tref.read_file(&path, &spec, &|k| wanted.contains(k)) {
                 Ok(rows) => {
                     for r in rows.records {
                         removed.entry(r.key).or_insert(*id);

@@ -3,6 +3,7 @@
 
 use std::cmp::Ordering;
 
+use crate::paimon::schema::TableSchema;
 use crate::parquet::Value;
 
 /// A tuple of values (a primary key, an id, a whole row) with a total order: nulls first, then
@@ -22,6 +23,164 @@ impl Key {
             [Value::Int(v)] => Some(*v),
             _ => None,
         }
+    }
+}
+
+/// Whether a primary-key file's key columns are the table's (`paimon-format.md` §1.9): one
+/// `_KEY_<field>` per field of the trimmed primary key (the primary key without the partition
+/// fields, as `TableSchema.trimmedPrimaryKeys` makes it), in that order, each holding values of
+/// its field's type (`sample`: the file's first key). `None` when they are; otherwise what is
+/// wrong, for an "unknown, because …": a key of another type or name matches no key asked for,
+/// and reading past it would show present rows as absent.
+pub fn key_columns_problem(
+    schema: &TableSchema,
+    names: &[String],
+    sample: Option<&Key>,
+) -> Option<String> {
+    let trimmed = trimmed_primary_key(schema);
+    if let Some(missing) = trimmed
+        .iter()
+        .find(|k| !schema.fields.iter().any(|f| &f.name == **k))
+    {
+        return Some(format!(
+            "the table's primary key names {missing}, which is not a field of schema {} ({})",
+            schema.id,
+            schema
+                .fields
+                .iter()
+                .map(|f| f.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if names.len() != trimmed.len() || names.iter().zip(&trimmed).any(|(a, b)| a != *b) {
+        return Some(format!(
+            "its key columns are {} but the table's primary key is {}",
+            list(names.iter().map(|n| format!("_KEY_{n}"))),
+            list(trimmed.iter().map(|n| format!("_KEY_{n}")))
+        ));
+    }
+    let sample = sample?;
+    for (name, v) in trimmed.iter().zip(&sample.0) {
+        let Some(field) = schema.fields.iter().find(|f| &f.name == *name) else {
+            continue;
+        };
+        let family = type_family(&field.data_type);
+        let fits = matches!(
+            (family, v),
+            (_, Value::Null)
+                | (Family::Other, _)
+                | (Family::Integer, Value::Int(_))
+                | (Family::Text, Value::Str(_) | Value::Bytes(_))
+                | (Family::Boolean, Value::Bool(_))
+        );
+        if !fits {
+            return Some(format!(
+                "its column _KEY_{name} holds {} but the table's {name} is {}",
+                describe(v),
+                field.data_type
+            ));
+        }
+    }
+    None
+}
+
+/// The primary key without the partition fields (`TableSchema.trimmedPrimaryKeys`): the
+/// `_KEY_` columns of a file and the fields of its `_MIN_KEY` / `_MAX_KEY`.
+pub fn trimmed_primary_key(schema: &TableSchema) -> Vec<&String> {
+    let t: Vec<&String> = schema
+        .primary_keys
+        .iter()
+        .filter(|k| !schema.partition_keys.contains(k))
+        .collect();
+    if t.is_empty() {
+        schema.primary_keys.iter().collect()
+    } else {
+        t
+    }
+}
+
+/// A file's key range from its manifest entry's `_MIN_KEY` / `_MAX_KEY` (BinaryRows of the
+/// trimmed primary key, `paimon-format.md` §3.4), when every key field is an integer or a text
+/// type (whose order is the same here and in Paimon's key comparator: numbers by value, text
+/// by its UTF-8 bytes). `None` when it cannot be told: the file may then hold any key.
+pub fn key_range(schema: &TableSchema, min_key: &[u8], max_key: &[u8]) -> Option<(Key, Key)> {
+    use crate::paimon::binary_row::{BinaryRow, Datum, FieldType};
+    let types: Vec<FieldType> = trimmed_primary_key(schema)
+        .iter()
+        .map(|name| {
+            schema
+                .fields
+                .iter()
+                .find(|f| &f.name == *name)
+                .map(|f| FieldType::parse(&f.data_type))
+        })
+        .collect::<Option<_>>()?;
+    let decode = |bytes: &[u8]| -> Option<Key> {
+        let row = BinaryRow::from_serialized(bytes).ok()?;
+        if row.arity() != types.len() {
+            return None;
+        }
+        let values = types
+            .iter()
+            .enumerate()
+            .map(|(i, t)| match (t, row.get(i, t).ok()?) {
+                (
+                    FieldType::TinyInt | FieldType::SmallInt | FieldType::Int | FieldType::BigInt,
+                    Datum::Integer(v),
+                ) => Some(Value::Int(v)),
+                (FieldType::String, Datum::String(s)) => Some(Value::Str(std::sync::Arc::from(s))),
+                _ => None,
+            })
+            .collect::<Option<Vec<Value>>>()?;
+        Some(Key(values))
+    };
+    let (lo, hi) = (decode(min_key)?, decode(max_key)?);
+    (lo <= hi).then_some((lo, hi))
+}
+
+fn list(items: impl Iterator<Item = String>) -> String {
+    let v: Vec<String> = items.collect();
+    if v.is_empty() {
+        "none".to_string()
+    } else {
+        v.join(", ")
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Family {
+    Integer,
+    Text,
+    Boolean,
+    Other,
+}
+
+/// The value family of a Paimon type name (`BIGINT NOT NULL`, `VARCHAR(10)`, …); the types whose
+/// storage differs between formats (decimals, times, floats, bytes) are not checked.
+fn type_family(data_type: &str) -> Family {
+    let t = data_type.trim().to_ascii_uppercase();
+    let head = t
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .next()
+        .unwrap_or("");
+    match head {
+        "TINYINT" | "SMALLINT" | "INT" | "INTEGER" | "BIGINT" => Family::Integer,
+        "CHAR" | "VARCHAR" | "STRING" => Family::Text,
+        "BOOLEAN" => Family::Boolean,
+        _ => Family::Other,
+    }
+}
+
+fn describe(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => format!("a boolean ({b})"),
+        Value::Int(i) => format!("an integer ({i})"),
+        Value::Float(f) => format!("a float ({f})"),
+        Value::Double(f) => format!("a double ({f})"),
+        Value::Str(s) => format!("text ({:?})", s.chars().take(40).collect::<String>()),
+        Value::Bytes(_) | Value::FixedBytes(_) => "bytes".into(),
     }
 }
 

@@ -6,10 +6,11 @@
 //! vectors (or `first-row`) it skips level-0 files (`batchScanSkipLevel0`: they become visible
 //! when compacted) and drops the rows their deletion vectors mark. An append table returns every
 //! row of every live file, minus deleted rows. Whatever cannot be reproduced (a file missing
-//! from the artifact or unreadable, a 64-bit deletion vector, too many files) becomes a note and
+//! from the artifact or unreadable, an unreadable deletion vector, too many files) becomes a note and
 //! makes the view approximate.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::rc::Rc;
 
 use crate::paimon::avro::AvroSchemaCache;
 use crate::paimon::index_manifest::read_index_manifest;
@@ -19,9 +20,10 @@ use crate::timeline::files::{entry_dir, BranchFiles, EntryRef, RootFiles};
 use crate::timeline::Timeline;
 use crate::warehouse::join;
 
-use super::dv::{read_deletion_vector, RoaringBitmap};
+use super::dv::{read_deletion_vector, DeletionVector};
+use super::key::{key_columns_problem, key_range};
 use super::merge::{merge_key, Candidate, MergeEngine};
-use super::read::{read_artifact_file, ReadSpec};
+use super::read::{read_artifact_file_within, FileRows, KeyColumns, ReadSpec};
 use super::{Key, MAX_LIVE_FILES};
 
 /// One table (or branch) whose rows are read.
@@ -58,6 +60,98 @@ impl TableRef<'_> {
     pub fn file_dir(&self, e: &EntryRef) -> Option<String> {
         entry_dir(self.root, &self.timeline.location.root, e)
     }
+
+    /// Reads a data or changelog file of this table: [`read_artifact_file`], then, for a
+    /// primary-key read, the file's key columns checked against the table's primary key
+    /// ([`key_columns_problem`]): a file whose keys cannot be compared is unreadable here, not
+    /// a file without the keys asked for.
+    pub fn read_file(
+        &self,
+        path: &str,
+        spec: &ReadSpec,
+        keep: &dyn Fn(&Key) -> bool,
+    ) -> crate::error::Result<FileRows> {
+        let rows = read_artifact_file_within(self.artifact, path, spec, keep, &self.budget())?;
+        self.checked(rows).map_err(|e| e.in_file(path))
+    }
+
+    /// The artifact's limits with `max-rows-kept` lowered to what the run has left of it.
+    pub fn budget(&self) -> crate::limits::Limits {
+        let mut limits = self.artifact.limits().clone();
+        limits.max_rows_kept = limits
+            .max_rows_kept
+            .saturating_sub(self.artifact.rows_kept());
+        limits
+    }
+
+    /// `rows` if their key columns are the table's (see [`TableRef::read_file`]); the rows
+    /// kept count against the run's `max-rows-kept`.
+    pub fn checked(&self, rows: FileRows) -> crate::error::Result<FileRows> {
+        self.artifact.count_rows_kept(rows.records.len() as u64);
+        if !matches!(spec_keys(&rows), KeyColumns::Primary) {
+            return Ok(rows);
+        }
+        let Some(schema) = self.timeline.latest_schema() else {
+            return Ok(rows);
+        };
+        match key_columns_problem(schema, &rows.key_names, rows.key_sample.as_ref()) {
+            Some(problem) => Err(crate::error::Error::format(problem)),
+            None => Ok(rows),
+        }
+    }
+}
+
+/// What a file's rows were read by (only primary-key reads name `_KEY_` columns).
+fn spec_keys(rows: &FileRows) -> KeyColumns {
+    if rows.primary {
+        KeyColumns::Primary
+    } else {
+        KeyColumns::AllValues
+    }
+}
+
+/// A part of the batch view that could not be read: the keys of the bucket directories it
+/// affects have an *unknown* batch value, because of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unread {
+    /// The bucket directory affected (relative to the table root), `bucket-N` for a file
+    /// missing from the artifact (any partition's bucket N), or `None` for every one.
+    pub dir: Option<String>,
+    /// The file (or what it is, for a file list).
+    pub file: String,
+    /// Why it could not be read.
+    pub problem: String,
+    /// The keys the file may hold (its manifest entry's min and max key), when known: a key
+    /// outside it cannot be in the file.
+    pub keys: Option<(Key, Key)>,
+}
+
+impl Unread {
+    /// Whether the keys of the bucket directory `dir` depend on it.
+    pub fn affects(&self, dir: &str) -> bool {
+        match &self.dir {
+            None => true,
+            Some(d) => dir == d || dir.ends_with(&format!("/{d}")),
+        }
+    }
+
+    /// Whether the key `key` of the bucket directory `dir` depends on it.
+    pub fn affects_key(&self, dir: &str, key: &Key) -> bool {
+        self.affects(dir)
+            && self
+                .keys
+                .as_ref()
+                .is_none_or(|(lo, hi)| lo <= key && key <= hi)
+    }
+}
+
+/// The key range of a live file of a primary-key table, if its manifest entry tells it.
+fn entry_keys(t: &TableRef<'_>, e: &EntryRef) -> Option<(Key, Key)> {
+    if !t.has_primary_key() {
+        return None;
+    }
+    let schema = t.timeline.latest_schema()?;
+    key_range(schema, &e.file.min_key, &e.file.max_key)
 }
 
 /// The records of the live files, grouped by bucket directory and key.
@@ -79,6 +173,8 @@ pub struct View {
     pub exact: bool,
     /// What made it approximate, and other facts worth saying.
     pub notes: Vec<String>,
+    /// What could not be read, by bucket directory: keys there have an unknown batch value.
+    pub unread: Vec<Unread>,
     /// Live files read.
     pub files_read: usize,
     /// Whether deletion vectors were applied.
@@ -131,10 +227,18 @@ pub fn read_view(
     };
     let Some(live) = t.branch.live_latest.as_ref() else {
         view.exact = false;
-        view.notes.push(format!(
-            "the file list of the latest snapshot{} could not be read: no batch view",
+        let what = format!(
+            "the file list of the latest snapshot{}",
             view.snapshot.map(|s| format!(" ({s})")).unwrap_or_default()
-        ));
+        );
+        view.notes
+            .push(format!("{what} could not be read: no batch view"));
+        view.unread.push(Unread {
+            dir: None,
+            file: what,
+            problem: "its manifests could not be read".into(),
+            keys: None,
+        });
         return view;
     };
     let pk = t.has_primary_key();
@@ -151,13 +255,7 @@ pub fn read_view(
     for e in live {
         let Some(dir) = t.file_dir(e) else {
             if dirs.is_none() {
-                view.exact = false;
-                view.notes.push(format!(
-                    "bucket-{}/{} is live in snapshot {} but not in the artifact",
-                    e.bucket,
-                    e.file.file_name,
-                    view.snapshot.unwrap_or(0)
-                ));
+                missing_live(t, &mut view, e);
             }
             continue;
         };
@@ -173,17 +271,12 @@ pub fn read_view(
     if let Some(d) = dirs {
         // Live files of these buckets missing from the artifact.
         for e in live {
+            let bucket = format!("bucket-{}", e.bucket);
             if t.file_dir(e).is_none()
                 && d.iter()
-                    .any(|dir| dir.ends_with(&format!("bucket-{}", e.bucket)))
+                    .any(|dir| dir == &bucket || dir.ends_with(&format!("/{bucket}")))
             {
-                view.exact = false;
-                view.notes.push(format!(
-                    "bucket-{}/{} is live in snapshot {} but not in the artifact",
-                    e.bucket,
-                    e.file.file_name,
-                    view.snapshot.unwrap_or(0)
-                ));
+                missing_live(t, &mut view, e);
             }
         }
     }
@@ -207,12 +300,21 @@ pub fn read_view(
             "{} live files: only the first {MAX_LIVE_FILES} were read",
             files.len()
         ));
+        let beyond: BTreeSet<&String> = files.iter().skip(MAX_LIVE_FILES).map(|(d, _)| d).collect();
+        for dir in beyond {
+            view.unread.push(Unread {
+                dir: Some(dir.clone()),
+                file: format!("{dir}: live files past the first {MAX_LIVE_FILES}"),
+                problem: format!("not read: more than {MAX_LIVE_FILES} live files"),
+                keys: None,
+            });
+        }
         files.truncate(MAX_LIVE_FILES);
     }
 
-    let names: HashSet<&str> = files
+    let names: HashMap<&str, &str> = files
         .iter()
-        .map(|(_, e)| e.file.file_name.as_str())
+        .map(|(d, e)| (e.file.file_name.as_str(), d.as_str()))
         .collect();
     let dvs = deletion_vectors(t, &names, &mut view);
 
@@ -220,15 +322,19 @@ pub fn read_view(
         let Some(path) = t.file_path(e) else {
             continue;
         };
-        let rows = match read_artifact_file(t.artifact, &path, spec, &|k| keep(dir, k)) {
+        let rows = match t.read_file(&path, spec, &|k| keep(dir, k)) {
             Ok(r) => r,
             Err(err) => {
                 view.exact = false;
-                view.notes.push(format!(
-                    "{dir}/{} could not be read: {}",
-                    e.file.file_name,
-                    err.problem()
-                ));
+                let file = format!("{dir}/{}", e.file.file_name);
+                view.notes
+                    .push(format!("{file} could not be read: {}", err.problem()));
+                view.unread.push(Unread {
+                    dir: Some(dir.clone()),
+                    file,
+                    problem: err.problem(),
+                    keys: entry_keys(t, e),
+                });
                 continue;
             }
         };
@@ -243,7 +349,7 @@ pub fn read_view(
         }
         let dv = dvs.get(e.file.file_name.as_str());
         for r in rows.records {
-            if dv.is_some_and(|d| u32::try_from(r.position).is_ok_and(|p| d.contains(p))) {
+            if dv.is_some_and(|d| d.contains(r.position)) {
                 continue;
             }
             view.records
@@ -261,12 +367,29 @@ pub fn read_view(
     view
 }
 
-/// The deletion vectors of the latest snapshot for the files `names`.
+/// A live file of the latest snapshot that is not in the artifact.
+fn missing_live(t: &TableRef<'_>, view: &mut View, e: &EntryRef) {
+    view.exact = false;
+    let file = format!("bucket-{}/{}", e.bucket, e.file.file_name);
+    view.notes.push(format!(
+        "{file} is live in snapshot {} but not in the artifact",
+        view.snapshot.unwrap_or(0)
+    ));
+    view.unread.push(Unread {
+        dir: Some(format!("bucket-{}", e.bucket)),
+        file,
+        problem: "not in the artifact".into(),
+        keys: entry_keys(t, e),
+    });
+}
+
+/// The deletion vectors of the latest snapshot for the files `names` (file name → its bucket
+/// directory).
 fn deletion_vectors(
     t: &TableRef<'_>,
-    names: &HashSet<&str>,
+    names: &HashMap<&str, &str>,
     view: &mut View,
-) -> HashMap<String, RoaringBitmap> {
+) -> HashMap<String, Rc<DeletionVector>> {
     let mut out = HashMap::new();
     let Some(latest) = t.timeline.snapshots.values().next_back() else {
         return out;
@@ -290,6 +413,12 @@ fn deletion_vectors(
                     "the index manifest {im} could not be read ({}): deletion vectors not applied",
                     err.problem()
                 ));
+                view.unread.push(Unread {
+                    dir: None,
+                    file: format!("manifest/{im}"),
+                    problem: format!("{} (deletion vectors not applied)", err.problem()),
+                    keys: None,
+                });
             }
             return out;
         }
@@ -303,8 +432,14 @@ fn deletion_vectors(
         };
         let needed: Vec<_> = ranges
             .iter()
-            .filter(|r| names.contains(r.data_file.as_str()))
+            .filter(|r| names.contains_key(r.data_file.as_str()))
             .collect();
+        let dirs_of =
+            |rs: &[&crate::paimon::index_manifest::DeletionVectorRange]| -> BTreeSet<String> {
+                rs.iter()
+                    .filter_map(|r| names.get(r.data_file.as_str()).map(|d| d.to_string()))
+                    .collect()
+            };
         if needed.is_empty() {
             continue;
         }
@@ -327,6 +462,14 @@ fn deletion_vectors(
                     entry.file_name,
                     err.problem()
                 ));
+                for dir in dirs_of(&needed) {
+                    view.unread.push(Unread {
+                        dir: Some(dir),
+                        file: format!("index/{}", entry.file_name),
+                        problem: format!("{} (rows it deletes are shown)", err.problem()),
+                        keys: None,
+                    });
+                }
                 continue;
             }
             None => {
@@ -335,13 +478,28 @@ fn deletion_vectors(
                     "deletion-vector file {} is not in the artifact: rows it deletes are shown",
                     entry.file_name
                 ));
+                for dir in dirs_of(&needed) {
+                    view.unread.push(Unread {
+                        dir: Some(dir),
+                        file: format!("index/{}", entry.file_name),
+                        problem: "not in the artifact (rows it deletes are shown)".into(),
+                        keys: None,
+                    });
+                }
                 continue;
             }
         };
+        // One parse per (offset, length): many ranges may name the same bytes.
+        let mut parsed: HashMap<(i64, i64), Rc<DeletionVector>> = HashMap::new();
         for r in needed {
-            match read_deletion_vector(&bytes, r.offset, r.length) {
-                Ok(bm) => {
-                    out.insert(r.data_file.clone(), bm);
+            let read = match parsed.get(&(r.offset, r.length)) {
+                Some(dv) => Ok(Rc::clone(dv)),
+                None => read_deletion_vector(&bytes, r.offset, r.length).map(Rc::new),
+            };
+            match read {
+                Ok(dv) => {
+                    parsed.insert((r.offset, r.length), Rc::clone(&dv));
+                    out.insert(r.data_file.clone(), dv);
                 }
                 Err(err) => {
                     view.exact = false;
@@ -351,6 +509,16 @@ fn deletion_vectors(
                         entry.file_name,
                         err.problem()
                     ));
+                    view.unread.push(Unread {
+                        dir: names.get(r.data_file.as_str()).map(|d| d.to_string()),
+                        file: format!("index/{}", entry.file_name),
+                        problem: format!(
+                            "the deletion vector of {}: {} (rows it deletes are shown)",
+                            r.data_file,
+                            err.problem()
+                        ),
+                        keys: None,
+                    });
                 }
             }
         }

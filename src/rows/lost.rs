@@ -9,10 +9,22 @@
 //!   bucket's live files, deletion vectors honoured; `null` when the key is absent).
 //!
 //! The JSON (`rows` on the finding, `design.md`):
-//! `{"keys": [{"bucket", "key", "batch", "delivered": [{"snapshot", "kind", "row"}],
-//! "lost": [{"kind", "row", "file"}]}], "omitted", "batchSnapshot", "batchExact", "notes",
-//! "files"}`. Keys are sorted by bucket directory then key; at most [`MAX_KEYS`] are shown, the
-//! rest counted in `omitted`.
+//! `{"keys": [{"bucket", "key", "batchState", "batch" | "batchUnknownBecause",
+//! "deliveredState", "delivered": [{"snapshot", "kind", "row"}], ["deliveredUnknownBecause"],
+//! "lost": [{"kind", "row", "file"}]}], "omitted", "keysComplete", "lostUnreadable",
+//! "unknownKeys", "batchSnapshot", "batchExact", "notes", "files"}`. Keys are sorted by bucket
+//! directory then key; at most [`MAX_KEYS`] are shown, the rest counted in `omitted`.
+//!
+//! **Known or unknown, never a guess.** A key's batch value is `batchState: "known"` (then
+//! `batch` is the row, or `null` when a batch read returns nothing for the key) or `"unknown"`
+//! (no `batch` at all) with `batchUnknownBecause: [{"file", "problem"}]`: a live file of its
+//! bucket, its deletion vector or the snapshot's file list could not be read, so a row of the
+//! key may be there. Its delivered changelog is `deliveredState: "known"` or `"unknown"` with
+//! `deliveredUnknownBecause: [{"snapshot", "file", "problem"}]` (`delivered` then lists what the
+//! readable files delivered). A lost changelog file that could not be read makes
+//! `keysComplete` false and is listed in `lostUnreadable`: its keys are not known, and the
+//! reports say so instead of "0 keys". A file whose `_KEY_` columns are not the table's primary
+//! key (name, count, type) is unreadable here (`super::key::key_columns_problem`).
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -23,11 +35,7 @@ use crate::warehouse::{join, split_parent};
 
 use super::live::{read_view, TableRef};
 use super::merge::MergeEngine;
-use crate::parquet::{ArtifactFile, ParquetFile};
-
-use super::read::{
-    object, open_artifact_file, read_artifact_file, read_parquet, KeyColumns, ReadSpec,
-};
+use super::read::{object, open_artifact_file, read_file, DataFile, KeyColumns, ReadSpec};
 use super::{Key, RowKind, MAX_DELIVERED_FILES, MAX_KEYS, MAX_RECORDS_PER_KEY};
 
 #[derive(Default)]
@@ -36,6 +44,16 @@ struct KeyEvidence {
     lost: Vec<(i64, RowKind, J, String)>,
     delivered: Vec<(i64, i64, RowKind, J)>,
     delivered_more: usize,
+    /// Lost rows of the key not kept (past `MAX_RECORDS_PER_KEY`).
+    lost_more: usize,
+}
+
+/// Counts one more row of `id`; whether it is among the first [`MAX_RECORDS_PER_KEY`].
+fn within_cap(seen: &RefCell<BTreeMap<(String, Key), usize>>, id: (String, Key)) -> bool {
+    let mut seen = seen.borrow_mut();
+    let n = seen.entry(id).or_insert(0);
+    *n += 1;
+    *n <= MAX_RECORDS_PER_KEY
 }
 
 /// Whether a file name is a changelog file of a table with this changelog prefix.
@@ -68,6 +86,11 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
     };
     let mut notes: Vec<String> = Vec::new();
     let mut read_files: Vec<String> = Vec::new();
+    // Lost changelog files that could not be read: their keys are unknown.
+    let mut lost_unread: Vec<(String, String)> = Vec::new();
+    // Later changelog that could not be read: (bucket directory or `bucket-N`, snapshot,
+    // file, problem); the keys of that bucket have unknown delivered changelog.
+    let mut delivered_unread: Vec<(String, i64, String, String)> = Vec::new();
 
     // Pass 1, key columns only: count the distinct keys (by fingerprint, so a changelog of
     // millions of rows is not held) and keep the smallest MAX_KEYS.
@@ -77,10 +100,17 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
     // KEEP_OPEN_BYTES in all; the others are opened again.
     const KEEP_OPEN_BYTES: u64 = 64 << 20;
     let mut kept_bytes = 0u64;
-    let mut readable: Vec<(&String, Option<ParquetFile<ArtifactFile<'_>>>)> = Vec::new();
+    let mut readable: Vec<(&String, Option<DataFile<'_>>)> = Vec::new();
     for rel in &changelog {
         let (dir, _) = split_parent(rel);
         let path = join(root, rel);
+        let file = match open_artifact_file(t.artifact, &path) {
+            Ok(f) => f,
+            Err(e) => {
+                unread_lost(&mut notes, &mut lost_unread, rel, e.problem());
+                continue;
+            }
+        };
         let account = |k: &Key| {
             distinct.borrow_mut().insert(k.fingerprint(dir));
             let mut top = top.borrow_mut();
@@ -96,22 +126,7 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
             }
             false // nothing kept: values are read in pass 2
         };
-        if crate::orc::is_orc_file(t.artifact, &path) {
-            // Not held open between the passes: pass 2 reads it again by path.
-            match read_artifact_file(t.artifact, &path, &keys_only, &account) {
-                Ok(_) => readable.push((rel, None)),
-                Err(e) => notes.push(format!("{rel} could not be read: {}", e.problem())),
-            }
-            continue;
-        }
-        let file = match open_artifact_file(t.artifact, &path) {
-            Ok(f) => f,
-            Err(e) => {
-                notes.push(format!("{rel} could not be read: {}", e.problem()));
-                continue;
-            }
-        };
-        match read_parquet(&file, &keys_only, &account, t.artifact.limits()) {
+        match read_file(&file, &keys_only, &account, &t.budget()).and_then(|rows| t.checked(rows)) {
             Ok(_) => {
                 let size = t.artifact.get(&path).map_or(0, |e| e.size);
                 let keep_open = kept_bytes + size <= KEEP_OPEN_BYTES;
@@ -120,10 +135,12 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
                 }
                 readable.push((rel, keep_open.then_some(file)));
             }
-            Err(e) => notes.push(format!(
-                "{rel} could not be read: {}",
-                e.in_file(&path).problem()
-            )),
+            Err(e) => unread_lost(
+                &mut notes,
+                &mut lost_unread,
+                rel,
+                e.in_file(&path).problem(),
+            ),
         }
     }
     let top = top.into_inner();
@@ -131,20 +148,26 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
 
     // Pass 2: the rows of the keys shown.
     let mut shown: BTreeMap<(String, Key), KeyEvidence> = BTreeMap::new();
+    // Rows kept per key: the first MAX_RECORDS_PER_KEY (the rest only counted), so a file of
+    // millions of rows of one key keeps a handful (`lostOmitted` counts the others).
+    let lost_seen: RefCell<BTreeMap<(String, Key), usize>> = RefCell::new(BTreeMap::new());
     for (rel, file) in readable {
         let (dir, _) = split_parent(rel);
         let path = join(root, rel);
-        let keep = |k: &Key| top.contains(&(dir.to_string(), k.clone()));
+        let keep = |k: &Key| {
+            let id = (dir.to_string(), k.clone());
+            top.contains(&id) && within_cap(&lost_seen, id)
+        };
         let read = match file {
-            Some(f) => {
-                read_parquet(&f, &spec, &keep, t.artifact.limits()).map_err(|e| e.in_file(&path))
-            }
-            None => read_artifact_file(t.artifact, &path, &spec, &keep),
+            Some(f) => read_file(&f, &spec, &keep, &t.budget())
+                .and_then(|rows| t.checked(rows))
+                .map_err(|e| e.in_file(&path)),
+            None => t.read_file(&path, &spec, &keep),
         };
         let rows = match read {
             Ok(r) => r,
             Err(e) => {
-                notes.push(format!("{rel} could not be read: {}", e.problem()));
+                unread_lost(&mut notes, &mut lost_unread, rel, e.problem());
                 continue;
             }
         };
@@ -169,14 +192,20 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
     for (id, sf) in t.branch.snapshots.range(snapshot.saturating_add(1)..) {
         for e in &sf.changelog {
             let Some(dir) = t.file_dir(e) else {
-                if e.file.external_path.is_none()
-                    && wanted_dirs
-                        .iter()
-                        .any(|d| d.ends_with(&format!("bucket-{}", e.bucket)))
+                let bucket = format!("bucket-{}", e.bucket);
+                if wanted_dirs
+                    .iter()
+                    .any(|d| d == &bucket || d.ends_with(&format!("/{bucket}")))
                 {
                     notes.push(format!(
                         "changelog file {} of snapshot {id} is not in the artifact",
                         e.file.file_name
+                    ));
+                    delivered_unread.push((
+                        bucket.clone(),
+                        *id,
+                        format!("{bucket}/{}", e.file.file_name),
+                        "not in the artifact".into(),
                     ));
                 }
                 continue;
@@ -194,11 +223,23 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
             "{} later changelog files in these buckets: only the first {MAX_DELIVERED_FILES} (up to snapshot {last}) were read",
             later.len()
         ));
+        for (id, dir, path) in later.iter().skip(MAX_DELIVERED_FILES) {
+            delivered_unread.push((
+                dir.clone(),
+                *id,
+                format!("{dir}/{}", split_parent(path).1),
+                format!("not read: more than {MAX_DELIVERED_FILES} later changelog files"),
+            ));
+        }
         later.truncate(MAX_DELIVERED_FILES);
     }
+    let delivered_seen: RefCell<BTreeMap<(String, Key), usize>> = RefCell::new(BTreeMap::new());
     for (id, dir, path) in &later {
-        let keep = |k: &Key| wanted.contains(&(dir.clone(), k.clone()));
-        let rows = match read_artifact_file(t.artifact, path, &spec, &keep) {
+        let keep = |k: &Key| {
+            let id = (dir.clone(), k.clone());
+            wanted.contains(&id) && within_cap(&delivered_seen, id)
+        };
+        let rows = match t.read_file(path, &spec, &keep) {
             Ok(r) => r,
             Err(e) => {
                 notes.push(format!(
@@ -206,18 +247,30 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
                     split_parent(path).1,
                     e.problem()
                 ));
+                delivered_unread.push((
+                    dir.clone(),
+                    *id,
+                    format!("{dir}/{}", split_parent(path).1),
+                    e.problem(),
+                ));
                 continue;
             }
         };
         for r in &rows.records {
             if let Some(ev) = shown.get_mut(&(dir.clone(), r.key.clone())) {
-                if ev.delivered.len() < MAX_RECORDS_PER_KEY {
-                    ev.delivered
-                        .push((*id, r.seq, r.kind, rows.row_json(&r.values)));
-                } else {
-                    ev.delivered_more += 1;
-                }
+                ev.delivered
+                    .push((*id, r.seq, r.kind, rows.row_json(&r.values)));
             }
+        }
+    }
+    for (id, n) in delivered_seen.into_inner() {
+        if let Some(ev) = shown.get_mut(&id) {
+            ev.delivered_more += n.saturating_sub(MAX_RECORDS_PER_KEY);
+        }
+    }
+    for (id, n) in lost_seen.into_inner() {
+        if let Some(ev) = shown.get_mut(&id) {
+            ev.lost_more += n.saturating_sub(MAX_RECORDS_PER_KEY);
         }
     }
 
@@ -256,18 +309,29 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
     }
 
     let mut keys = Vec::with_capacity(shown.len());
+    let mut unknown_keys = 0usize;
     for ((dir, key), mut ev) in shown {
         ev.lost.sort_by_key(|l| l.0);
         ev.delivered.sort_by_key(|d| (d.0, d.1));
+        let batch_because: Vec<J> = view
+            .unread
+            .iter()
+            .filter(|u| u.affects_key(&dir, &key))
+            .map(|u| json!({"file": u.file, "problem": u.problem}))
+            .collect();
+        let delivered_because: Vec<J> = delivered_unread
+            .iter()
+            .filter(|(d, ..)| d == &dir || dir.ends_with(&format!("/{d}")))
+            .map(|(_, s, file, problem)| json!({"snapshot": s, "file": file, "problem": problem}))
+            .collect();
         let m = merged.get(&(dir.clone(), key));
-        let batch = m
-            .and_then(|m| m.row.as_ref())
-            .map(|row| object(&view.value_names, &view.value_types, row))
-            .unwrap_or(J::Null);
+        let batch_known = batch_because.is_empty();
+        if !batch_known || !delivered_because.is_empty() {
+            unknown_keys += 1;
+        }
         let mut entry = json!({
             "bucket": dir,
             "key": ev.key,
-            "batch": batch,
             "delivered": ev.delivered.iter().map(|(s, _, k, row)| json!({
                 "snapshot": s, "kind": k.as_str(), "row": row
             })).collect::<Vec<_>>(),
@@ -276,32 +340,80 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
             })).collect::<Vec<_>>(),
         });
         if let Some(obj) = entry.as_object_mut() {
-            if m.is_some_and(|m| m.deleted) {
+            if batch_known {
+                let batch = m
+                    .and_then(|m| m.row.as_ref())
+                    .map(|row| object(&view.value_names, &view.value_types, row))
+                    .unwrap_or(J::Null);
+                obj.insert("batch".into(), batch);
+                obj.insert("batchState".into(), J::from("known"));
+            } else {
+                // No `batch` at all: null would read as "absent".
+                obj.insert("batchState".into(), J::from("unknown"));
+                obj.insert("batchUnknownBecause".into(), capped(batch_because));
+            }
+            if delivered_because.is_empty() {
+                obj.insert("deliveredState".into(), J::from("known"));
+            } else {
+                // `delivered` holds what the readable files delivered: at least that.
+                obj.insert("deliveredState".into(), J::from("unknown"));
+                obj.insert("deliveredUnknownBecause".into(), capped(delivered_because));
+            }
+            // Facts about the batch value, only when it is known.
+            if batch_known && m.is_some_and(|m| m.deleted) {
                 obj.insert("batchDeleted".into(), J::Bool(true));
             }
-            if m.is_some_and(|m| m.tie) {
+            if batch_known && m.is_some_and(|m| m.tie) {
                 obj.insert("tie".into(), J::Bool(true));
             }
             if ev.delivered_more > 0 {
                 obj.insert("deliveredOmitted".into(), J::from(ev.delivered_more));
             }
-            if ev.lost.len() > MAX_RECORDS_PER_KEY {
-                obj.insert(
-                    "lostOmitted".into(),
-                    J::from(ev.lost.len() - MAX_RECORDS_PER_KEY),
-                );
+            let lost_omitted = ev.lost.len().saturating_sub(MAX_RECORDS_PER_KEY) + ev.lost_more;
+            if lost_omitted > 0 {
+                obj.insert("lostOmitted".into(), J::from(lost_omitted));
             }
         }
         keys.push(entry);
     }
+    // The section is exact only if every file it rests on was read.
+    let exact = exact && lost_unread.is_empty() && unknown_keys == 0;
     Some(json!({
         "keys": keys,
         "omitted": omitted,
+        "keysComplete": lost_unread.is_empty(),
+        "lostUnreadable": lost_unread.iter().map(|(file, problem)| json!({
+            "file": file, "problem": problem
+        })).collect::<Vec<_>>(),
+        "unknownKeys": unknown_keys,
         "batchSnapshot": view.snapshot,
         "batchExact": exact,
         "notes": notes,
         "files": read_files,
     }))
+}
+
+/// Reasons listed per key: the first few, then a count.
+const MAX_REASONS: usize = 4;
+
+fn capped(mut reasons: Vec<J>) -> J {
+    let more = reasons.len().saturating_sub(MAX_REASONS);
+    reasons.truncate(MAX_REASONS);
+    if more > 0 {
+        reasons.push(json!({"more": more}));
+    }
+    J::Array(reasons)
+}
+
+/// A lost changelog file that could not be read: a note, and its keys are unknown.
+fn unread_lost(
+    notes: &mut Vec<String>,
+    unread: &mut Vec<(String, String)>,
+    rel: &str,
+    problem: String,
+) {
+    notes.push(format!("{rel} could not be read: {problem}"));
+    unread.push((rel.to_string(), problem));
 }
 
 /// Whether a directory (relative to the table root) is a bucket directory.

@@ -4,7 +4,7 @@
 //! * [`read`] reads one Paimon file into records (key, `_SEQUENCE_NUMBER`, `_VALUE_KIND`,
 //!   values), reading only the columns asked for and keeping only the keys asked for.
 //! * [`merge`] is the merge-on-read of one key (deduplicate, first-row; ties; deletes).
-//! * [`dv`] reads deletion vectors (32-bit RoaringBitmap, portable serialization).
+//! * [`dv`] reads deletion vectors (32-bit and 64-bit roaring bitmaps, portable serialization).
 //! * [`identities`] is what a table holds of given ids or keys (batch view, OVERWRITEs,
 //!   unreferenced files), for the Ray Data checks.
 //! * [`live`] is the batch view of a snapshot: its live files (of some buckets), their deletion

@@ -1,5 +1,13 @@
-//! Reading one Paimon data or changelog file (Parquet, or ORC through `crate::orc`) into
-//! records.
+//! Reading one Paimon data or changelog file into records, whatever its format.
+//!
+//! The format is told by the file itself (`paimon-format.md` §1.9: its magic, then its name's
+//! extension), not by the table options, which `file.format.per.level` and
+//! `changelog-file.format` make per file anyway: [`DataFormat::detect`]. [`open_artifact_file`]
+//! is the one dispatch point; every format gives the same [`FileRows`] / [`Record`]:
+//!
+//! * Parquet: [`crate::parquet`], column by column, only the columns asked for;
+//! * Avro: [`crate::paimon::avro::datum`], row by row (the values of rows not kept are dropped);
+//! * ORC: [`crate::orc`], column by column as Parquet, only the columns asked for.
 //!
 //! Primary-key tables store `_KEY_<trimmed primary key fields>`, `_SEQUENCE_NUMBER`,
 //! `_VALUE_KIND` (the row kind as a TINYINT) and then the value fields (all the table's fields)
@@ -11,6 +19,8 @@ use std::collections::HashSet;
 
 use crate::error::{Error, Result, ResultExt};
 use crate::limits::Limits;
+use crate::orc::OrcFile;
+use crate::paimon::avro::datum::{open_data_file, AvroDataFile};
 use crate::parquet::{ArtifactFile, LogicalType, ParquetFile, ParquetSource, Value};
 use crate::source::Artifact;
 
@@ -73,6 +83,11 @@ pub struct FileRows {
     pub records: Vec<Record>,
     /// Rows in the file.
     pub total_rows: u64,
+    /// The key of the file's first row, kept or not (to check the key columns' types against
+    /// the table's: a key of another type matches no key asked for).
+    pub key_sample: Option<Key>,
+    /// Whether the key is the `_KEY_*` columns (a primary-key read).
+    pub primary: bool,
 }
 
 impl FileRows {
@@ -105,57 +120,190 @@ fn is_system(name: &str) -> bool {
     name.starts_with(KEY_PREFIX) || name == SEQUENCE_NUMBER || name == VALUE_KIND
 }
 
-/// Opens a Parquet file of the artifact (its footer read; a small file is read whole and kept).
-pub fn open_artifact_file<'a>(
-    artifact: &'a Artifact,
-    path: &str,
-) -> Result<ParquetFile<ArtifactFile<'a>>> {
+/// The format of a data or changelog file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DataFormat {
+    /// Apache Parquet (`PAR1`).
+    Parquet,
+    /// Apache ORC (`ORC`).
+    Orc,
+    /// An Avro object container file (`Obj\x01`).
+    Avro,
+}
+
+impl DataFormat {
+    /// The format of a file from its first bytes (`PAR1`, `ORC`, `Obj\x01`).
+    pub fn from_magic(head: &[u8]) -> Option<DataFormat> {
+        if head.starts_with(b"PAR1") {
+            Some(DataFormat::Parquet)
+        } else if head.starts_with(b"ORC") {
+            Some(DataFormat::Orc)
+        } else if head.starts_with(crate::paimon::avro::MAGIC) {
+            Some(DataFormat::Avro)
+        } else {
+            None
+        }
+    }
+
+    /// The format Paimon's file name says (`….parquet`, `….orc`, `….avro`).
+    pub fn from_name(name: &str) -> Option<DataFormat> {
+        match name.rsplit_once('.').map(|(_, ext)| ext) {
+            Some("parquet") => Some(DataFormat::Parquet),
+            Some("orc") => Some(DataFormat::Orc),
+            Some("avro") => Some(DataFormat::Avro),
+            _ => None,
+        }
+    }
+
+    /// `parquet`, `orc`, `avro` (as in `file.format`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DataFormat::Parquet => "parquet",
+            DataFormat::Orc => "orc",
+            DataFormat::Avro => "avro",
+        }
+    }
+}
+
+/// An open data or changelog file (a small file is held whole and read once).
+pub enum DataFile<'a> {
+    /// A Parquet file (its footer read).
+    Parquet(ParquetFile<ArtifactFile<'a>>),
+    /// An Avro file's bytes (its header checked when opened).
+    Avro(Vec<u8>),
+    /// An ORC file (its postscript and footer read).
+    Orc(OrcFile<ArtifactFile<'a>>),
+}
+
+/// Opens a data or changelog file of the artifact, in whatever format it is: the format its
+/// name says, unless its first bytes say another (then that one, and the message says so), or
+/// its first bytes' for a name without one.
+pub fn open_artifact_file<'a>(artifact: &'a Artifact, path: &str) -> Result<DataFile<'a>> {
     let entry = artifact
         .get(path)
         .ok_or_else(|| Error::missing("the file is not in the artifact").in_file(path))?;
-    ParquetFile::open(ArtifactFile::new(artifact, entry), artifact.limits())
-        .map_err(|e| e.in_file(path))
+    let head = || {
+        artifact
+            .read_range(entry, 0, entry.size.min(4))
+            .map_err(|e| e.in_file(path))
+    };
+    if let Some(named) = DataFormat::from_name(path) {
+        let err = match open_as(named, artifact, entry) {
+            Ok(f) => return Ok(f),
+            Err(e) => e,
+        };
+        return match DataFormat::from_magic(&head()?) {
+            Some(actual) if actual != named => open_as(actual, artifact, entry)
+                .map_err(|e| {
+                    e.context(format!(
+                        "named .{} but a {} file",
+                        named.as_str(),
+                        actual.as_str()
+                    ))
+                })
+                .map_err(|e| e.in_file(path)),
+            _ => Err(err.in_file(path)),
+        };
+    }
+    let head = head()?;
+    match DataFormat::from_magic(&head) {
+        Some(format) => open_as(format, artifact, entry).map_err(|e| e.in_file(path)),
+        None => Err(Error::format(format!(
+            "expected a Parquet, ORC or Avro file, found {} bytes starting {}",
+            entry.size,
+            head.iter().map(|b| format!("{b:02x}")).collect::<String>()
+        ))
+        .in_file(path)),
+    }
 }
 
-/// Reads a file of the artifact (ORC files by `crate::orc`, the others as Parquet).
+/// Opens a file as `format`: the one dispatch point of the data-file readers.
+fn open_as<'a>(
+    format: DataFormat,
+    artifact: &'a Artifact,
+    entry: &'a crate::source::FileEntry,
+) -> Result<DataFile<'a>> {
+    let limits = artifact.limits();
+    match format {
+        DataFormat::Parquet => {
+            ParquetFile::open(ArtifactFile::new(artifact, entry), limits).map(DataFile::Parquet)
+        }
+        DataFormat::Avro => {
+            let bytes = artifact.read_entry(entry, limits.max_entry_bytes)?;
+            open_data_file(&bytes)?;
+            Ok(DataFile::Avro(bytes))
+        }
+        DataFormat::Orc => {
+            OrcFile::open(ArtifactFile::new(artifact, entry), limits).map(DataFile::Orc)
+        }
+    }
+}
+
+/// Reads a file of the artifact.
 pub fn read_artifact_file(
     artifact: &Artifact,
     path: &str,
     spec: &ReadSpec,
     keep: &dyn Fn(&Key) -> bool,
 ) -> Result<FileRows> {
-    if crate::orc::is_orc_file(artifact, path) {
-        return crate::orc::rows::read_artifact_orc(artifact, path, spec, keep);
-    }
-    let entry = artifact
-        .get(path)
-        .ok_or_else(|| Error::missing("the file is not in the artifact").in_file(path))?;
-    let limits = artifact.limits();
-    let file = ParquetFile::open(ArtifactFile::new(artifact, entry), limits)
-        .map_err(|e| e.in_file(path))?;
-    read_parquet(&file, spec, keep, limits).map_err(|e| e.in_file(path))
+    read_artifact_file_within(artifact, path, spec, keep, artifact.limits())
 }
 
-/// Reads an open Parquet file: the key columns of every row, the values of the rows kept.
-pub fn read_parquet<S: ParquetSource>(
-    file: &ParquetFile<S>,
+/// [`read_artifact_file`] within `limits` (a row budget smaller than the artifact's).
+pub fn read_artifact_file_within(
+    artifact: &Artifact,
+    path: &str,
     spec: &ReadSpec,
     keep: &dyn Fn(&Key) -> bool,
     limits: &Limits,
 ) -> Result<FileRows> {
-    let columns = file.columns();
-    let top_level = |c: &&crate::parquet::ColumnInfo| c.path.len() == 1 && c.is_readable();
-    let value_cols: Vec<&crate::parquet::ColumnInfo> = columns
-        .iter()
-        .filter(top_level)
-        .filter(|c| !is_system(&c.name))
+    let file = open_artifact_file(artifact, path)?;
+    read_file(&file, spec, keep, limits).map_err(|e| e.in_file(path))
+}
+
+/// Reads an open file: the key columns of every row, the values of the rows kept.
+pub fn read_file(
+    file: &DataFile<'_>,
+    spec: &ReadSpec,
+    keep: &dyn Fn(&Key) -> bool,
+    limits: &Limits,
+) -> Result<FileRows> {
+    match file {
+        DataFile::Parquet(f) => read_parquet(f, spec, keep, limits),
+        DataFile::Avro(bytes) => read_avro(&open_data_file(bytes)?, spec, keep, limits),
+        DataFile::Orc(f) => read_orc(f, spec, keep, limits),
+    }
+}
+
+/// A top-level column of a file, whatever its format.
+struct Column<'c> {
+    name: &'c str,
+    logical: Option<LogicalType>,
+}
+
+/// Which columns of a file (indices into its readable top-level columns) are the key, the
+/// sequence number, the row kind and the values.
+struct Selection {
+    keys: Vec<usize>,
+    seq: Option<usize>,
+    kind: Option<usize>,
+    values: Vec<usize>,
+}
+
+/// Chooses the columns for `spec` among a file's readable top-level `columns`.
+fn select(columns: &[Column<'_>], spec: &ReadSpec) -> Result<Selection> {
+    let position = |name: &str| columns.iter().position(|c| c.name == name);
+    let values: Vec<usize> = (0..columns.len())
+        .filter(|&i| columns.get(i).is_some_and(|c| !is_system(c.name)))
         .collect();
-    let key_cols: Vec<&crate::parquet::ColumnInfo> = match &spec.keys {
+    let keys: Vec<usize> = match &spec.keys {
         KeyColumns::Primary => {
-            let k: Vec<_> = columns
-                .iter()
-                .filter(top_level)
-                .filter(|c| c.name.starts_with(KEY_PREFIX))
+            let k: Vec<usize> = (0..columns.len())
+                .filter(|&i| {
+                    columns
+                        .get(i)
+                        .is_some_and(|c| c.name.starts_with(KEY_PREFIX))
+                })
                 .collect();
             if k.is_empty() {
                 return Err(Error::format(
@@ -167,90 +315,164 @@ pub fn read_parquet<S: ParquetSource>(
         KeyColumns::Named(names) => names
             .iter()
             .map(|n| {
-                file.column(n).ok_or_else(|| {
+                position(n).ok_or_else(|| {
                     Error::missing(format!(
                         "no column {n:?} (columns: {})",
                         columns
                             .iter()
-                            .map(|c| c.name.as_str())
+                            .map(|c| c.name)
                             .collect::<Vec<_>>()
                             .join(", ")
                     ))
                 })
             })
             .collect::<Result<_>>()?,
-        KeyColumns::AllValues => value_cols.clone(),
+        KeyColumns::AllValues => values.clone(),
     };
-    let has_seq = file.column(SEQUENCE_NUMBER).is_some();
-    let has_kind = file.column(VALUE_KIND).is_some();
-    let mut first: Vec<&str> = key_cols.iter().map(|c| c.name.as_str()).collect();
-    if has_seq {
-        first.push(SEQUENCE_NUMBER);
+    Ok(Selection {
+        keys,
+        seq: position(SEQUENCE_NUMBER),
+        kind: position(VALUE_KIND),
+        values,
+    })
+}
+
+/// The record of row `row` whose key is `key`, from its `_SEQUENCE_NUMBER` and `_VALUE_KIND`
+/// values (absent columns: the row's position and `+I`).
+fn record(row: u64, key: Key, seq: Option<&Value>, kind: Option<&Value>) -> Result<Record> {
+    let seq = match seq {
+        Some(v) => v
+            .as_i64()
+            .ok_or_else(|| Error::format(format!("row {row}: _SEQUENCE_NUMBER is {v:?}")))?,
+        None => i64::try_from(row).unwrap_or(i64::MAX),
+    };
+    let kind = match kind {
+        Some(v) => v.as_i64().and_then(RowKind::from_byte).ok_or_else(|| {
+            Error::format(format!(
+                "row {row}: _VALUE_KIND is {}, not 0..3 (+I, -U, +U, -D)",
+                v.render(None)
+            ))
+        })?,
+        None => RowKind::Insert,
+    };
+    Ok(Record {
+        key,
+        seq,
+        kind,
+        position: row,
+        values: Vec::new(),
+    })
+}
+
+/// Refuses to keep one more row past `max-rows-kept` (what is left of it for this run, when
+/// the caller passes the remaining budget: `crate::rows::live::TableRef::budget`).
+fn rows_budget(out: &FileRows, limits: &Limits) -> Result<()> {
+    if out.records.len() as u64 >= limits.max_rows_kept {
+        return Err(Error::limit(
+            "max-rows-kept",
+            format!(
+                "the row evidence would keep more than {} rows of this file (what is left of the run's budget)",
+                limits.max_rows_kept
+            ),
+        ));
     }
-    if has_kind {
-        first.push(VALUE_KIND);
+    Ok(())
+}
+
+/// The [`FileRows`] frame (names and types) of a selection.
+fn frame(columns: &[Column<'_>], sel: &Selection, spec: &ReadSpec, total_rows: u64) -> FileRows {
+    let pick = |idx: &[usize]| -> Vec<&Column<'_>> {
+        idx.iter().filter_map(|&i| columns.get(i)).collect()
+    };
+    let keys = pick(&sel.keys);
+    let values = if spec.values {
+        pick(&sel.values)
+    } else {
+        Vec::new()
+    };
+    FileRows {
+        key_names: keys
+            .iter()
+            .map(|c| {
+                c.name
+                    .strip_prefix(KEY_PREFIX)
+                    .filter(|_| spec.keys == KeyColumns::Primary)
+                    .unwrap_or(c.name)
+                    .to_string()
+            })
+            .collect(),
+        key_types: keys.iter().map(|c| c.logical).collect(),
+        value_names: values.iter().map(|c| c.name.to_string()).collect(),
+        value_types: values.iter().map(|c| c.logical).collect(),
+        records: Vec::new(),
+        total_rows,
+        key_sample: None,
+        primary: spec.keys == KeyColumns::Primary,
     }
+}
+
+/// Reads an open Parquet file: the key columns of every row, the values of the rows kept.
+pub fn read_parquet<S: ParquetSource>(
+    file: &ParquetFile<S>,
+    spec: &ReadSpec,
+    keep: &dyn Fn(&Key) -> bool,
+    limits: &Limits,
+) -> Result<FileRows> {
+    let columns: Vec<Column<'_>> = file
+        .columns()
+        .iter()
+        .filter(|c| c.path.len() == 1 && c.is_readable())
+        .map(|c| Column {
+            name: &c.name,
+            logical: c.logical,
+        })
+        .collect();
+    let sel = select(&columns, spec)?;
+    let name = |i: usize| columns.get(i).map_or("", |c| c.name);
+    let mut first: Vec<&str> = sel.keys.iter().map(|&i| name(i)).collect();
+    first.extend(sel.seq.map(name));
+    first.extend(sel.kind.map(name));
     let mut seen = HashSet::new();
     first.retain(|n| seen.insert(*n));
     let batch = file
         .read_columns(&first, limits)
         .context(|| "key columns".into())?;
-    let nk = key_cols.len();
-    let col = |name: &str| batch.column(name).map(|c| &c.values);
-    let seqs = if has_seq { col(SEQUENCE_NUMBER) } else { None };
-    let kinds = if has_kind { col(VALUE_KIND) } else { None };
-    let mut records = Vec::new();
+    let col = |i: usize| batch.column(name(i)).map(|c| &c.values);
+    let seqs = sel.seq.and_then(col);
+    let kinds = sel.kind.and_then(col);
+    let mut out = frame(&columns, &sel, spec, file.num_rows());
     for row in 0..batch.num_rows {
-        let key = Key(key_cols
+        let key = Key(sel
+            .keys
             .iter()
-            .map(|c| {
-                col(&c.name)
+            .map(|&i| {
+                col(i)
                     .and_then(|v| v.get(row))
                     .cloned()
                     .unwrap_or(Value::Null)
             })
             .collect());
+        if out.key_sample.is_none() {
+            out.key_sample = Some(key.clone());
+        }
         if !keep(&key) {
             continue;
         }
-        let seq = match seqs.and_then(|s| s.get(row)) {
-            Some(v) => v
-                .as_i64()
-                .ok_or_else(|| Error::format(format!("row {row}: _SEQUENCE_NUMBER is {v:?}")))?,
-            None => row as i64,
-        };
-        let kind = match kinds.and_then(|k| k.get(row)) {
-            Some(v) => v.as_i64().and_then(RowKind::from_byte).ok_or_else(|| {
-                Error::format(format!(
-                    "row {row}: _VALUE_KIND is {}, not 0..3 (+I, -U, +U, -D)",
-                    v.render(None)
-                ))
-            })?,
-            None => RowKind::Insert,
-        };
-        records.push(Record {
+        rows_budget(&out, limits)?;
+        out.records.push(record(
+            row as u64,
             key,
-            seq,
-            kind,
-            position: row as u64,
-            values: Vec::new(),
-        });
+            seqs.and_then(|s| s.get(row)),
+            kinds.and_then(|k| k.get(row)),
+        )?);
     }
     drop(batch);
-    let (value_names, value_types) = if spec.values {
-        (
-            value_cols.iter().map(|c| c.name.clone()).collect(),
-            value_cols.iter().map(|c| c.logical).collect(),
-        )
-    } else {
-        (Vec::new(), Vec::new())
-    };
-    if spec.values && !records.is_empty() && !value_cols.is_empty() {
-        let names: Vec<&str> = value_cols.iter().map(|c| c.name.as_str()).collect();
+    if spec.values && !out.records.is_empty() && !sel.values.is_empty() {
+        let names: Vec<&str> = sel.values.iter().map(|&i| name(i)).collect();
         let values = file
             .read_columns(&names, limits)
             .context(|| "value columns".into())?;
-        for r in &mut records {
+        for r in &mut out.records {
             let row = usize::try_from(r.position).unwrap_or(usize::MAX);
             r.values = values
                 .columns
@@ -259,23 +481,140 @@ pub fn read_parquet<S: ParquetSource>(
                 .collect();
         }
     }
-    let key_names = key_cols
+    Ok(out)
+}
+
+/// Reads an open ORC file: the key columns of every row, the values of the rows kept (as
+/// [`read_parquet`]: key columns first, value columns only if a row is kept).
+pub fn read_orc<S: ParquetSource>(
+    file: &OrcFile<S>,
+    spec: &ReadSpec,
+    keep: &dyn Fn(&Key) -> bool,
+    limits: &Limits,
+) -> Result<FileRows> {
+    let columns: Vec<Column<'_>> = file
+        .columns()
         .iter()
-        .take(nk)
-        .map(|c| {
-            c.name
-                .strip_prefix(KEY_PREFIX)
-                .filter(|_| spec.keys == KeyColumns::Primary)
-                .unwrap_or(&c.name)
-                .to_string()
+        .filter(|c| c.is_readable())
+        .map(|c| Column {
+            name: &c.name,
+            logical: c.logical,
         })
         .collect();
-    Ok(FileRows {
-        key_names,
-        key_types: key_cols.iter().map(|c| c.logical).collect(),
-        value_names,
-        value_types,
-        records,
-        total_rows: file.num_rows(),
-    })
+    let sel = select(&columns, spec)?;
+    let name = |i: usize| columns.get(i).map_or("", |c| c.name);
+    let mut first: Vec<&str> = sel.keys.iter().map(|&i| name(i)).collect();
+    first.extend(sel.seq.map(name));
+    first.extend(sel.kind.map(name));
+    let mut seen = HashSet::new();
+    first.retain(|n| seen.insert(*n));
+    let batch = file
+        .read_columns(&first, limits)
+        .context(|| "key columns".into())?;
+    let col = |i: usize| {
+        first
+            .iter()
+            .position(|n| *n == name(i))
+            .and_then(|at| batch.get(at))
+    };
+    let seqs = sel.seq.and_then(col);
+    let kinds = sel.kind.and_then(col);
+    let num_rows = batch.first().map_or(0, Vec::len);
+    let mut out = frame(&columns, &sel, spec, file.num_rows());
+    for row in 0..num_rows {
+        let key = Key(sel
+            .keys
+            .iter()
+            .map(|&i| {
+                col(i)
+                    .and_then(|v| v.get(row))
+                    .cloned()
+                    .unwrap_or(Value::Null)
+            })
+            .collect());
+        if out.key_sample.is_none() {
+            out.key_sample = Some(key.clone());
+        }
+        if !keep(&key) {
+            continue;
+        }
+        rows_budget(&out, limits)?;
+        out.records.push(record(
+            row as u64,
+            key,
+            seqs.and_then(|s| s.get(row)),
+            kinds.and_then(|k| k.get(row)),
+        )?);
+    }
+    drop(batch);
+    if spec.values && !out.records.is_empty() && !sel.values.is_empty() {
+        let names: Vec<&str> = sel.values.iter().map(|&i| name(i)).collect();
+        let values = file
+            .read_columns(&names, limits)
+            .context(|| "value columns".into())?;
+        for r in &mut out.records {
+            let row = usize::try_from(r.position).unwrap_or(usize::MAX);
+            r.values = values
+                .iter()
+                .map(|c| c.get(row).cloned().unwrap_or(Value::Null))
+                .collect();
+        }
+    }
+    Ok(out)
+}
+
+/// Reads an Avro data file: every row decoded, the rows kept with their values.
+fn read_avro(
+    file: &AvroDataFile<'_>,
+    spec: &ReadSpec,
+    keep: &dyn Fn(&Key) -> bool,
+    limits: &Limits,
+) -> Result<FileRows> {
+    // Indices of readable columns in the file's own column order.
+    let readable: Vec<usize> = (0..file.columns().len())
+        .filter(|&i| file.columns().get(i).is_some_and(|c| c.readable))
+        .collect();
+    let columns: Vec<Column<'_>> = readable
+        .iter()
+        .filter_map(|&i| file.columns().get(i))
+        .map(|c| Column {
+            name: &c.name,
+            logical: c.logical,
+        })
+        .collect();
+    let sel = select(&columns, spec)?;
+    let at = |i: usize| readable.get(i).copied().unwrap_or(usize::MAX);
+    let mut wanted = vec![false; file.columns().len()];
+    let mut want = |i: usize| {
+        if let Some(w) = wanted.get_mut(at(i)) {
+            *w = true;
+        }
+    };
+    sel.keys.iter().for_each(|&i| want(i));
+    sel.seq.into_iter().chain(sel.kind).for_each(&mut want);
+    if spec.values {
+        sel.values.iter().for_each(|&i| want(i));
+    }
+    let mut out = frame(&columns, &sel, spec, 0);
+    let get = |row: &[Value], i: usize| row.get(at(i)).cloned().unwrap_or(Value::Null);
+    let total = file.for_each_row(&wanted, limits, |n, row| {
+        let key = Key(sel.keys.iter().map(|&i| get(row, i)).collect());
+        if out.key_sample.is_none() {
+            out.key_sample = Some(key.clone());
+        }
+        if !keep(&key) {
+            return Ok(());
+        }
+        rows_budget(&out, limits)?;
+        let seq = sel.seq.map(|i| get(row, i));
+        let kind = sel.kind.map(|i| get(row, i));
+        let mut r = record(n, key, seq.as_ref(), kind.as_ref())?;
+        if spec.values {
+            r.values = sel.values.iter().map(|&i| get(row, i)).collect();
+        }
+        out.records.push(r);
+        Ok(())
+    })?;
+    out.total_rows = total;
+    Ok(out)
 }

@@ -236,6 +236,8 @@ pub struct Artifact {
     problems: Vec<Error>,
     limits: Limits,
     stats: Cell<SourceStats>,
+    /// Rows the row evidence has kept so far this run (`max-rows-kept`).
+    rows_kept: Cell<u64>,
 }
 
 impl Artifact {
@@ -343,6 +345,16 @@ impl Artifact {
     /// What has been read so far.
     pub fn stats(&self) -> SourceStats {
         self.stats.get()
+    }
+
+    /// Rows the row evidence has kept so far this run (see [`Limits::max_rows_kept`]).
+    pub fn rows_kept(&self) -> u64 {
+        self.rows_kept.get()
+    }
+
+    /// Counts `n` rows kept by the row evidence (`max-rows-kept`, over the run).
+    pub fn count_rows_kept(&self, n: u64) {
+        self.rows_kept.set(self.rows_kept.get().saturating_add(n));
     }
 
     /// The limits this artifact was opened with.
@@ -804,6 +816,7 @@ impl Builder {
             problems: self.problems,
             limits: self.limits,
             stats: Cell::new(stats),
+            rows_kept: Cell::new(0),
         }
     }
 }

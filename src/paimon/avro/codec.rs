@@ -1,5 +1,5 @@
 //! Avro block codecs, all pure Rust: `null`, `deflate` (raw deflate, `miniz_oxide`), `snappy`
-//! (raw snappy + big-endian CRC32 of the uncompressed data, checked) and `zstandard` (`ruzstd`).
+//! (raw snappy + big-endian CRC32 of the uncompressed data, checked) and `zstandard` (`crate::codec::zstd`).
 //!
 //! Every codec stops at the block limit before it allocates more: a zstd frame claiming a huge
 //! window or content size, or a snappy block claiming a huge length, is an error, not an
@@ -7,9 +7,7 @@
 
 use std::fmt;
 
-use ruzstd::decoding::errors::{FrameDecoderError, ReadFrameHeaderError};
-use ruzstd::decoding::{BlockDecodingStrategy, FrameDecoder};
-
+use crate::codec::zstd::{Zstd, ZstdError};
 use crate::error::{Error, Result};
 
 /// The compression codec of an Avro container file (`avro.codec`).
@@ -56,14 +54,10 @@ impl fmt::Display for Codec {
     }
 }
 
-/// The smallest zstd window accepted even under a tiny block limit (1 MiB; level-1 frames
-/// without a pledged size use 512 KiB).
-const MIN_ZSTD_WINDOW: u64 = 1 << 20;
-
 /// Reusable decompression state (a zstd frame decoder and an output buffer), so that decoding
 /// thousands of small manifests does not allocate a window per block.
 pub(crate) struct Decompressor {
-    zstd: FrameDecoder,
+    zstd: Zstd,
     buf: Vec<u8>,
     /// Bytes of decompressed blocks of the files read to the end since this decompressor was made
     /// (one per [`super::AvroSchemaCache`], so one per analysis run): bounded by
@@ -82,7 +76,7 @@ impl fmt::Debug for Decompressor {
 impl Default for Decompressor {
     fn default() -> Self {
         Decompressor {
-            zstd: FrameDecoder::new(),
+            zstd: Zstd::new(),
             buf: Vec::new(),
             decompressed: 0,
         }
@@ -168,76 +162,16 @@ impl Decompressor {
     }
 
     fn zstd(&mut self, data: &[u8], max: u64) -> Result<()> {
+        // The core's one zstd decoder (`crate::codec::zstd`): RFC 8878 windows, memory bounded
+        // by the block limit.
         self.buf.clear();
-        self.zstd.set_max_window_size(max.max(MIN_ZSTD_WINDOW));
-        let mut input = data;
-        let mut frames = 0u32;
-        while !input.is_empty() {
-            match self.zstd.reset(&mut input) {
-                Ok(()) => {}
-                Err(FrameDecoderError::ReadFrameHeaderError(ReadFrameHeaderError::SkipFrame {
-                    length,
-                    ..
-                })) => {
-                    input = usize::try_from(length)
-                        .ok()
-                        .and_then(|l| input.get(l..))
-                        .ok_or_else(|| {
-                            Error::format("expected a zstd skippable frame, found end of block")
-                        })?;
-                    continue;
-                }
-                Err(FrameDecoderError::WindowSizeTooBig { requested, max: m }) => {
-                    return Err(Error::limit(
-                        "max-avro-block-bytes",
-                        format!("zstd frame asks for a {requested}-byte window (at most {m})"),
-                    ));
-                }
-                Err(e) => {
-                    return Err(Error::format(format!(
-                        "expected a zstd frame, found {e}{}",
-                        if frames > 0 {
-                            " after the first frame"
-                        } else {
-                            ""
-                        }
-                    )))
-                }
-            }
-            frames += 1;
-            // A declared content size (0 when absent) is checked before decoding anything.
-            let declared = self.zstd.content_size();
-            let total = (self.buf.len() as u64).saturating_add(declared);
-            if total > max {
-                return Err(too_big(total, max));
-            }
-            let start = self.buf.len();
-            loop {
-                let finished = self
-                    .zstd
-                    .decode_blocks(&mut input, BlockDecodingStrategy::UptoBlocks(1))
-                    .map_err(|e| Error::format(format!("corrupt zstd data: {e}")))?;
-                self.zstd
-                    .collect_to_writer(&mut self.buf)
-                    .map_err(|e| Error::format(format!("corrupt zstd data: {e}")))?;
-                if self.buf.len() as u64 > max {
-                    return Err(too_big(self.buf.len() as u64, max));
-                }
-                if finished && self.zstd.can_collect() == 0 {
-                    break;
-                }
-            }
-            let produced = (self.buf.len() - start) as u64;
-            if declared != 0 && produced != declared {
-                return Err(Error::format(format!(
-                    "zstd frame declares {declared} bytes, found {produced}"
-                )));
-            }
-        }
-        if frames == 0 {
-            return Err(Error::format("expected a zstd frame, found an empty block"));
-        }
-        Ok(())
+        self.zstd
+            .decode(data, &mut self.buf, max)
+            .map_err(|e| match e {
+                ZstdError::TooLong { at_least, .. } => too_big(at_least, max),
+                ZstdError::Window { .. } => Error::unsupported(e.to_string()),
+                e => Error::format(e.to_string()),
+            })
     }
 }
 
@@ -452,20 +386,32 @@ mod tests {
     }
 
     #[test]
-    fn zstd_huge_window_and_content_size_are_limit_errors() {
-        // Frame header: magic, descriptor with FCS flag 3 (8 bytes) + single segment.
+    fn zstd_windows_past_the_cap_are_unsupported_and_content_past_the_block_limit_a_limit() {
+        // Single-segment frame declaring u64::MAX bytes of content (its window, too).
         let mut frame = vec![0x28, 0xb5, 0x2f, 0xfd, 0b1110_0000];
         frame.extend_from_slice(&u64::MAX.to_le_bytes());
         frame.extend_from_slice(&[0x01, 0x00, 0x00]);
         let e = Decompressor::default()
             .decompress(Codec::Zstandard, &frame, 1 << 20)
             .unwrap_err();
-        assert_eq!(e.kind(), crate::error::ErrorKind::Limit, "{e}");
+        assert_eq!(e.kind(), crate::error::ErrorKind::Unsupported, "{e}");
         // Window descriptor claiming 2^41 bytes, no content size.
         let frame = [0x28, 0xb5, 0x2f, 0xfd, 0x00, 0xf8, 0x01, 0x00, 0x00];
         let e = Decompressor::default()
             .decompress(Codec::Zstandard, &frame, 1 << 20)
             .unwrap_err();
+        assert_eq!(e.kind(), crate::error::ErrorKind::Unsupported, "{e}");
+        assert!(e.to_string().contains("2199023255552-byte window"), "{e}");
+        // A 4 MiB window (zstd-jni at level 9) is fine; content past the block limit is not.
+        let mut frame = vec![0x28, 0xb5, 0x2f, 0xfd, 0x00, 12 << 3];
+        frame.extend_from_slice(&(1u32 | 200 << 3).to_le_bytes()[..3]);
+        frame.extend_from_slice(&[b'a'; 200]);
+        let mut d = Decompressor::default();
+        assert_eq!(
+            d.decompress(Codec::Zstandard, &frame, 200).unwrap(),
+            &[b'a'; 200][..]
+        );
+        let e = d.decompress(Codec::Zstandard, &frame, 199).unwrap_err();
         assert_eq!(e.kind(), crate::error::ErrorKind::Limit, "{e}");
     }
 

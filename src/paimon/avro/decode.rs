@@ -341,7 +341,7 @@ fn set<'a>(slots: &mut [Slot<'a>], slot: usize, value: Slot<'a>) -> Result<()> {
     }
 }
 
-fn union_branch<'o, T>(cur: &mut Cursor<'_>, branches: &'o [T]) -> Result<&'o T> {
+pub(crate) fn union_branch<'o, T>(cur: &mut Cursor<'_>, branches: &'o [T]) -> Result<&'o T> {
     let i = cur.read_long()?;
     usize::try_from(i)
         .ok()

@@ -11,12 +11,16 @@
 //!   field: decode into a slot of the wanted record, or skip) and the plan is cached by the exact
 //!   schema text in an [`AvroSchemaCache`] that the caller owns and reuses across files.
 //!
+//! [`datum`] reads Avro data and changelog files (rows as [`crate::parquet::Value`]s) for the
+//! row evidence.
+//!
 //! The Paimon readers built on this are [`crate::paimon::manifest_list::read_manifest_list`],
 //! [`crate::paimon::manifest::read_manifest`] and
 //! [`crate::paimon::index_manifest::read_index_manifest`].
 
 mod codec;
 mod container;
+pub mod datum;
 pub(crate) mod decode;
 mod schema;
 

@@ -737,6 +737,105 @@ fn cell_list(v: Option<&Value>) -> Html {
     }
 }
 
+/// `unknown: <file> could not be read (<problem>)` for a `…UnknownBecause` list: never shown
+/// as absent or as nothing.
+fn unknown_cell(because: Option<&Value>) -> Html {
+    let reasons = because
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
+    html! {
+        <span class="unknown" data-testid="unknown-value">
+            { "unknown: " }
+            { for reasons.iter().map(|r| match r.get("more").and_then(Value::as_u64) {
+                Some(n) => html! { <span>{ format!(" (+{n} more)") }</span> },
+                None => html! { <span>{ format!(
+                    "{} could not be read ({}) ",
+                    r.get("file").and_then(Value::as_str).unwrap_or("a file"),
+                    r.get("problem").and_then(Value::as_str).unwrap_or("")
+                ) }</span> },
+            }) }
+        </span>
+    }
+}
+
+/// A key's batch value: the row, absent, deleted, or unknown (and why).
+fn batch_cell(k: &Value) -> Html {
+    if k.get("batchState").and_then(Value::as_str) != Some("known") {
+        return unknown_cell(k.get("batchUnknownBecause"));
+    }
+    match k.get("batch") {
+        Some(Value::Null) | None
+            if k.get("batchDeleted").and_then(Value::as_bool) == Some(true) =>
+        {
+            html! { { "(deleted)" } }
+        }
+        Some(Value::Null) | None => html! { { "(absent)" } },
+        Some(b) => html! { <code>{ compact(b) }</code> },
+    }
+}
+
+/// A key's delivered changelog: what was read, and whether more could not be.
+fn delivered_cell(k: &Value) -> Html {
+    if k.get("deliveredState").and_then(Value::as_str) == Some("known") {
+        return cell_list(k.get("delivered"));
+    }
+    let read = k
+        .get("delivered")
+        .and_then(Value::as_array)
+        .is_some_and(|d| !d.is_empty());
+    html! {
+        <>
+            if read { { cell_list(k.get("delivered")) } }
+            { unknown_cell(k.get("deliveredUnknownBecause")) }
+        </>
+    }
+}
+
+/// The heading of a lost-changelog rows section: never "0 keys" when the lost changelog could
+/// not be read.
+fn rows_heading(rows: &Value) -> String {
+    let unreadable: Vec<String> = rows
+        .get("lostUnreadable")
+        .and_then(Value::as_array)
+        .map(|u| {
+            u.iter()
+                .map(|u| {
+                    format!(
+                        "{}: {}",
+                        u.get("file").and_then(Value::as_str).unwrap_or(""),
+                        u.get("problem").and_then(Value::as_str).unwrap_or("")
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let keys = rows
+        .get("keys")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len) as u64
+        + rows.get("omitted").and_then(Value::as_u64).unwrap_or(0);
+    let unknown = rows.get("unknownKeys").and_then(Value::as_u64).unwrap_or(0);
+    let mut h = if keys == 0 && !unreadable.is_empty() {
+        format!(
+            "Rows: unknown keys, the lost changelog could not be read ({})",
+            unreadable.join("; ")
+        )
+    } else if !unreadable.is_empty() {
+        format!(
+            "Rows: at least {keys} keys ({} more files could not be read: {})",
+            unreadable.len(),
+            unreadable.join("; ")
+        )
+    } else {
+        format!("Rows: {keys} keys")
+    };
+    if unknown > 0 {
+        h.push_str(&format!(", {unknown} with values unknown"));
+    }
+    h
+}
+
 /// Row-level evidence: per key for lost changelog, counts and id ranges otherwise.
 fn rows_view(rows: &Value) -> Html {
     let notes: Vec<String> = rows
@@ -752,7 +851,7 @@ fn rows_view(rows: &Value) -> Html {
     let keys = rows.get("keys").and_then(Value::as_array);
     html! {
         <details class="rows" data-testid="finding-rows" open=true>
-            <summary>{ "Rows" }</summary>
+            <summary>{ if keys.is_some() { rows_heading(rows) } else { "Rows".to_string() } }</summary>
             if let Some(keys) = keys {
                 <div class="table-scroll">
                     <table class="row-table" data-testid="lost-rows">
@@ -769,13 +868,8 @@ fn rows_view(rows: &Value) -> Html {
                                 <tr data-key={k.get("key").map(compact).unwrap_or_default()}>
                                     <td><code>{ k.get("key").map(compact).unwrap_or_default() }</code></td>
                                     <td>{ cell_list(k.get("lost")) }</td>
-                                    <td>{ cell_list(k.get("delivered")) }</td>
-                                    <td>
-                                        { match k.get("batch") {
-                                            Some(Value::Null) | None => html! { { "(deleted)" } },
-                                            Some(b) => html! { <code>{ compact(b) }</code> },
-                                        } }
-                                    </td>
+                                    <td>{ delivered_cell(k) }</td>
+                                    <td>{ batch_cell(k) }</td>
                                 </tr>
                             }) }
                         </tbody>

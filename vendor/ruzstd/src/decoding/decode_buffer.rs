@@ -46,7 +46,10 @@ impl DecodeBuffer {
     pub fn reset(&mut self, window_size: usize) {
         self.window_size = window_size;
         self.buffer.clear();
-        self.buffer.reserve(self.window_size);
+        // PATCH for paimon-recovery-validator (vendor/README.md): no reservation of the whole
+        // declared window up front. The buffer grows as data is decoded (`push`, `repeat` and
+        // the fills all reserve what they add), so a frame that declares an 8 MiB window for a
+        // 30-byte page costs 30 bytes, not 8 MiB: memory follows the content, not the header.
         self.dict_content.clear();
         self.total_output_counter = 0;
         #[cfg(feature = "hash")]
