@@ -36,6 +36,11 @@ pub const DEFAULT_MAX_AVRO_RECORDS: u64 = 10_000_000;
 /// Default of `max-name-bytes`: 4,096 bytes for one path inside the artifact.
 pub const DEFAULT_MAX_NAME_BYTES: u64 = 4_096;
 
+/// Default of `max-ray-checkpoint-ids`: 2 Mi ids read from Ray Data checkpoint files over the
+/// whole run (all checkpoint files of all checkpoints together; each id kept costs a few hundred
+/// bytes, so this bounds the ids' memory to well under a gigabyte).
+pub const DEFAULT_MAX_RAY_CHECKPOINT_IDS: u64 = 2 << 20;
+
 /// The limits of one analysis run. What going past each one does:
 ///
 /// * `max-entries`, `max-total-entries`, `max-nesting`: the artifact as a whole cannot be
@@ -84,6 +89,11 @@ pub struct Limits {
     /// `max-name-bytes` (default [`DEFAULT_MAX_NAME_BYTES`]): length of one path inside the
     /// artifact.
     pub max_name_bytes: u64,
+    /// `max-ray-checkpoint-ids` (default [`DEFAULT_MAX_RAY_CHECKPOINT_IDS`]): ids read from Ray
+    /// Data checkpoint files over the whole run. Past it the files left are not read and a
+    /// finding names the checkpoint, the files not read and the limit; the checks judge the
+    /// ids read and say that the evidence was cut short.
+    pub max_ray_checkpoint_ids: u64,
 }
 
 impl Default for Limits {
@@ -101,6 +111,7 @@ impl Default for Limits {
             max_avro_block_bytes: DEFAULT_MAX_AVRO_BLOCK_BYTES,
             max_avro_records: DEFAULT_MAX_AVRO_RECORDS,
             max_name_bytes: DEFAULT_MAX_NAME_BYTES,
+            max_ray_checkpoint_ids: DEFAULT_MAX_RAY_CHECKPOINT_IDS,
         }
     }
 }
@@ -125,6 +136,10 @@ pub const LIMIT_NAMES: &[(&str, &str)] = &[
     ),
     ("max-avro-records", "records in one Avro file"),
     ("max-name-bytes", "length of one path inside the artifact"),
+    (
+        "max-ray-checkpoint-ids",
+        "ids read from Ray checkpoint files, whole run",
+    ),
 ];
 
 impl Limits {
@@ -147,6 +162,7 @@ impl Limits {
             "max-avro-block-bytes" => &mut self.max_avro_block_bytes,
             "max-avro-records" => &mut self.max_avro_records,
             "max-name-bytes" => &mut self.max_name_bytes,
+            "max-ray-checkpoint-ids" => &mut self.max_ray_checkpoint_ids,
             other => {
                 let known: Vec<&str> = LIMIT_NAMES.iter().map(|(n, _)| *n).collect();
                 return Err(Error::format(format!(
@@ -174,6 +190,7 @@ impl Limits {
             "max-avro-block-bytes" => self.max_avro_block_bytes,
             "max-avro-records" => self.max_avro_records,
             "max-name-bytes" => self.max_name_bytes,
+            "max-ray-checkpoint-ids" => self.max_ray_checkpoint_ids,
             _ => return None,
         })
     }

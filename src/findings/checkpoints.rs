@@ -19,6 +19,9 @@ pub use crate::spark::paimon_offset::PaimonOffset as SparkOffset;
 pub enum SparkCheckpointVerdict {
     /// The query can recover from its checkpoint.
     Safe,
+    /// A checkpoint file the judgement needs cannot be read: the position, and the consumer
+    /// comparison built on it, are unknown.
+    Unknown,
     /// The offsets carry no completion metadata: the consumer is left unchanged.
     Legacy,
     /// Another checkpoint uses the same consumer.
@@ -40,6 +43,7 @@ impl SparkCheckpointVerdict {
     pub fn as_str(self) -> &'static str {
         match self {
             SparkCheckpointVerdict::Safe => "safe",
+            SparkCheckpointVerdict::Unknown => "unknown",
             SparkCheckpointVerdict::Legacy => "legacy",
             SparkCheckpointVerdict::Shared => "shared",
             SparkCheckpointVerdict::ConsumerBehind => "consumer-behind",
@@ -109,4 +113,8 @@ pub struct RayCheckpointReport {
     /// carries one, as `snapshot: value`.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub generation_marker: Option<String>,
+    /// Set when the run's budget of checkpoint ids (`max-ray-checkpoint-ids`) left some of its
+    /// files unread: which, and the limit. `ids` and `missing` then count the ids read.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub cut_short: Option<String>,
 }

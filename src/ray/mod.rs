@@ -214,25 +214,103 @@ pub fn discover(artifact: &Artifact) -> Vec<RayCheckpoint> {
     out
 }
 
-/// The ids of a checkpoint: (ids, the column's logical type, problems).
-pub fn read_ids(
-    artifact: &Artifact,
-    cp: &RayCheckpoint,
-    column: &str,
-) -> (BTreeSet<Key>, Option<LogicalType>, Vec<String>) {
-    let mut ids = BTreeSet::new();
-    let mut logical = None;
-    let mut problems = Vec::new();
+/// Checkpoint files whose ids were not all read: the whole run's budget of checkpoint ids
+/// (`max-ray-checkpoint-ids`) was spent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IdsCut {
+    /// The limit's value.
+    pub limit: u64,
+    /// The file read in part (its first ids only), if any.
+    pub partial: Option<String>,
+    /// The files not read at all, in path order.
+    pub unread: Vec<String>,
+}
+
+impl IdsCut {
+    /// The files concerned: the one read in part, then those not read.
+    pub fn files(&self) -> impl Iterator<Item = &String> {
+        self.partial.iter().chain(&self.unread)
+    }
+
+    /// One sentence saying what was not read and why.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(p) = &self.partial {
+            parts.push(format!("{p} was read in part"));
+        }
+        if !self.unread.is_empty() {
+            parts.push(format!(
+                "{} file{} not read ({})",
+                self.unread.len(),
+                if self.unread.len() == 1 { " was" } else { "s were" },
+                list(self.unread.iter().cloned())
+            ));
+        }
+        format!(
+            "{}: limit max-ray-checkpoint-ids ({} ids read from Ray Data checkpoint files over the whole run) reached",
+            parts.join(", and "),
+            self.limit
+        )
+    }
+}
+
+/// The ids a checkpoint's files hold, as far as the run's budget allows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadIds {
+    /// The distinct ids read.
+    pub ids: BTreeSet<Key>,
+    /// The id column's logical type.
+    pub logical: Option<LogicalType>,
+    /// Files that could not be read, one line each (naming the file and the problem).
+    pub problems: Vec<String>,
+    /// What the budget left unread, if anything.
+    pub cut: Option<IdsCut>,
+}
+
+/// The ids of a checkpoint. `budget` is what is left of the run's `max-ray-checkpoint-ids`
+/// (shared by every checkpoint of the run): each id read spends one, and once it is spent the
+/// rest of the files are not read.
+pub fn read_ids(artifact: &Artifact, cp: &RayCheckpoint, column: &str, budget: &mut u64) -> ReadIds {
+    let limit = artifact.limits().max_ray_checkpoint_ids;
+    let mut out = ReadIds {
+        ids: BTreeSet::new(),
+        logical: None,
+        problems: Vec::new(),
+        cut: None,
+    };
     for path in &cp.files {
+        if *budget == 0 {
+            out.cut
+                .get_or_insert_with(|| IdsCut {
+                    limit,
+                    partial: None,
+                    unread: Vec::new(),
+                })
+                .unread
+                .push(path.clone());
+            continue;
+        }
         match read_column(artifact, path, column) {
             Ok((values, l)) => {
-                logical = logical.or(l);
-                ids.extend(values.into_iter().map(Key::one));
+                out.logical = out.logical.or(l);
+                let n = values.len() as u64;
+                let keep = usize::try_from(n.min(*budget)).unwrap_or(usize::MAX);
+                if n > *budget {
+                    out.cut = Some(IdsCut {
+                        limit,
+                        partial: Some(path.clone()),
+                        unread: Vec::new(),
+                    });
+                }
+                *budget = budget.saturating_sub(n);
+                out.ids.extend(values.into_iter().take(keep).map(Key::one));
             }
-            Err(e) => problems.push(format!("{path} could not be read: {}", e.problem())),
+            Err(e) => out
+                .problems
+                .push(format!("{path} could not be read: {}", e.problem())),
         }
     }
-    (ids, logical, problems)
+    out
 }
 
 fn read_column(

@@ -742,7 +742,8 @@ fn consumer_tone(v: ConsumerVerdict) -> &'static str {
 fn spark_tone(v: SparkCheckpointVerdict) -> &'static str {
     match v {
         SparkCheckpointVerdict::Safe => "tl-ok",
-        SparkCheckpointVerdict::Legacy
+        SparkCheckpointVerdict::Unknown
+        | SparkCheckpointVerdict::Legacy
         | SparkCheckpointVerdict::Shared
         | SparkCheckpointVerdict::ConsumerBehind
         | SparkCheckpointVerdict::InitialScanUnfenced
