@@ -22,9 +22,12 @@ use prv::findings::{Code, Finding, Report, Severity, SparkCheckpointVerdict};
 use prv::source::{Artifact, FileTime, Input};
 use prv::{analyze, AnalysisOptions, Limits};
 
+/// Replaces (`Some`) or drops (`None`) an entry's bytes.
+type Edit<'a> = dyn Fn(&str, Vec<u8>) -> Option<Vec<u8>> + 'a;
+
 /// The entries of fixture `rel` with `edit` applied (`None` drops an entry), zip times kept,
 /// opened with `limits`.
-fn rebuild(rel: &str, limits: &Limits, edit: &dyn Fn(&str, Vec<u8>) -> Option<Vec<u8>>) -> Artifact {
+fn rebuild(rel: &str, limits: &Limits, edit: &Edit<'_>) -> Artifact {
     let original = open(&fixture(rel));
     let mut entries = Vec::new();
     for f in original.files() {
@@ -72,22 +75,28 @@ const C_LIVE: &str = "data-9ef68c5f-61fe-446a-b6ad-18a730fe7a0a-0.parquet";
 
 #[test]
 fn an_unreadable_live_file_makes_orphan_rows_unknown_not_a_warning() {
-    let a = rebuild("ray/C_after_resume_safe.zip", &Limits::default(), &|p, b| {
-        Some(if p.ends_with(C_LIVE) {
-            b"not parquet at all".to_vec()
-        } else {
-            b
-        })
-    });
+    let a = rebuild(
+        "ray/C_after_resume_safe.zip",
+        &Limits::default(),
+        &|p, b| {
+            Some(if p.ends_with(C_LIVE) {
+                b"not parquet at all".to_vec()
+            } else {
+                b
+            })
+        },
+    );
     let r = analyse(&a);
     let f = find(&r, Code::RowsOnlyInOrphanFiles);
     // The ids of the damaged file cannot be told present or absent: never a warning that they
     // exist only in unreferenced files.
-    assert!(
-        f.iter().all(|f| f.severity < Severity::Warning),
-        "{f:#?}"
+    assert!(f.iter().all(|f| f.severity < Severity::Warning), "{f:#?}");
+    assert_eq!(
+        f.len(),
+        1,
+        "the comparison is kept, as unknown: {:#?}",
+        all(&r)
     );
-    assert_eq!(f.len(), 1, "the comparison is kept, as unknown: {:#?}", all(&r));
     let f = f[0];
     assert!(f.message.contains("unknown"), "{}", f.message);
     assert!(f.message.contains(C_LIVE), "names the file: {}", f.message);
@@ -99,10 +108,7 @@ fn an_unreadable_live_file_makes_orphan_rows_unknown_not_a_warning() {
     let rows = f.rows.as_ref().unwrap();
     assert_eq!(rows["batchExact"], false);
     assert_eq!(rows["known"], false, "{rows:#}");
-    assert!(rows["unknownBecause"][0]
-        .as_str()
-        .unwrap()
-        .contains(C_LIVE));
+    assert!(rows["unknownBecause"][0].as_str().unwrap().contains(C_LIVE));
     assert_eq!(r.verdict.as_str(), "pass", "unknown is not a failure");
 }
 
@@ -131,7 +137,8 @@ fn an_unreadable_live_file_makes_checkpointed_ids_unknown_not_missing() {
     );
     assert!(f.message.contains("unknown"), "{}", f.message);
     assert!(
-        f.message.contains("data-b21daf82-4d73-4e20-9752-04d0af36e002-0.parquet"),
+        f.message
+            .contains("data-b21daf82-4d73-4e20-9752-04d0af36e002-0.parquet"),
         "{}",
         f.message
     );
@@ -172,9 +179,11 @@ fn checkpoint_ids_are_bounded_over_the_whole_run() {
     );
 
     // The default budget leaves the real checkpoint whole.
-    let r = analyse(&rebuild("ray/A_after_taskfail.zip", &Limits::default(), &|_, b| {
-        Some(b)
-    }));
+    let r = analyse(&rebuild(
+        "ray/A_after_taskfail.zip",
+        &Limits::default(),
+        &|_, b| Some(b),
+    ));
     assert_eq!(r.tables[0].ray_checkpoints[0].ids, 75);
     assert!(all(&r)
         .iter()
@@ -224,7 +233,11 @@ fn a_truncated_offsets_file_is_damage_and_the_comparison_is_unknown() {
     assert_eq!(f.len(), 1, "{:#?}", all(&r));
     assert!(f[0].message.contains("unknown"), "{}", f[0].message);
     assert!(f[0].message.contains("offsets/3"), "{}", f[0].message);
-    assert!(f[0].message.contains("consumer up-to-date-reader"), "{}", f[0].message);
+    assert!(
+        f[0].message.contains("consumer up-to-date-reader"),
+        "{}",
+        f[0].message
+    );
     assert_eq!(f[0].consumer.as_deref(), Some("up-to-date-reader"));
     // Nothing claims there is no committed batch.
     assert!(all(&r)

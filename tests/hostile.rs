@@ -799,6 +799,8 @@ fn every_limit_is_named_when_exceeded() {
         "outer.zip",
         &[Entry::new("inner.zip", fixture_zip_bytes(CRASH))],
     );
+    // Three Ray Data checkpoint files of 25 ids each (for max-ray-checkpoint-ids).
+    let ray = fixture("ray/A_after_taskfail.zip");
     // (limit, value, input, whether it ends the run)
     let cases: Vec<(&str, &str, &Path, bool)> = vec![
         ("max-entries", "5", &crash, true),
@@ -813,6 +815,7 @@ fn every_limit_is_named_when_exceeded() {
         ("max-avro-block-bytes", "10", &crash, false),
         ("max-avro-records", "0", &crash, false),
         ("max-name-bytes", "100", &crash, false),
+        ("max-ray-checkpoint-ids", "10", &ray, false),
     ];
     let mut covered: Vec<&str> = cases.iter().map(|c| c.0).collect();
     let mut all: Vec<&str> = prv::limits::LIMIT_NAMES.iter().map(|l| l.0).collect();

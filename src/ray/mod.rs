@@ -242,7 +242,11 @@ impl IdsCut {
             parts.push(format!(
                 "{} file{} not read ({})",
                 self.unread.len(),
-                if self.unread.len() == 1 { " was" } else { "s were" },
+                if self.unread.len() == 1 {
+                    " was"
+                } else {
+                    "s were"
+                },
                 list(self.unread.iter().cloned())
             ));
         }
@@ -270,7 +274,12 @@ pub struct ReadIds {
 /// The ids of a checkpoint. `budget` is what is left of the run's `max-ray-checkpoint-ids`
 /// (shared by every checkpoint of the run): each id read spends one, and once it is spent the
 /// rest of the files are not read.
-pub fn read_ids(artifact: &Artifact, cp: &RayCheckpoint, column: &str, budget: &mut u64) -> ReadIds {
+pub fn read_ids(
+    artifact: &Artifact,
+    cp: &RayCheckpoint,
+    column: &str,
+    budget: &mut u64,
+) -> ReadIds {
     let limit = artifact.limits().max_ray_checkpoint_ids;
     let mut out = ReadIds {
         ids: BTreeSet::new(),

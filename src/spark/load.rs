@@ -103,7 +103,12 @@ pub fn load(
         .into_iter()
         .map(|checkpoint| {
             let source = match paimon_slot(&checkpoint) {
-                Slot::None if checkpoint.unreadable.keys().any(|k| k.starts_with("offsets/")) => {
+                Slot::None
+                    if checkpoint
+                        .unreadable
+                        .keys()
+                        .any(|k| k.starts_with("offsets/")) =>
+                {
                     PaimonSource::Unknown
                 }
                 Slot::None => PaimonSource::None,

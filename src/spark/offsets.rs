@@ -232,7 +232,8 @@ mod tests {
         assert!(OffsetLogEntry::parse(&[b'v', b'1', b'\n', 0xff]).is_err());
         // Cut short inside the Paimon line, or after the metadata line: damage, not another
         // source.
-        let e = OffsetLogEntry::parse(b"v1\n{}\n{\"snapshotId\":3,\"index\":1,\"scanSn").unwrap_err();
+        let e =
+            OffsetLogEntry::parse(b"v1\n{}\n{\"snapshotId\":3,\"index\":1,\"scanSn").unwrap_err();
         assert!(e.problem().contains("cut short"), "{e}");
         assert!(OffsetLogEntry::parse(b"v1\n{}\n").is_err());
         assert!(OffsetLogEntry::parse(b"v2\n{}\n0:{\"snapshotId\": 3").is_err());
