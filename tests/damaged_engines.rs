@@ -110,6 +110,12 @@ fn an_unreadable_live_file_makes_orphan_rows_unknown_not_a_warning() {
     assert_eq!(rows["known"], false, "{rows:#}");
     assert!(rows["unknownBecause"][0].as_str().unwrap().contains(C_LIVE));
     assert_eq!(r.verdict.as_str(), "pass", "unknown is not a failure");
+    // Every rendering says it: the ids' line is marked unknown, not listed as missing.
+    let md = prv::report::markdown::render(&r);
+    assert!(
+        md.contains("unknown whether the latest snapshot holds them"),
+        "{md}"
+    );
 }
 
 #[test]

@@ -778,7 +778,7 @@ fn rows_view(rows: &Value) -> Html {
             if let Some(count) = rows.get("count").and_then(Value::as_u64) {
                 <p class="row-count">
                     { format!(
-                        "{count} rows{}{}",
+                        "{count} rows{}{}{}",
                         rows.get("column").and_then(Value::as_str).map(|c| format!(" by {c}")).unwrap_or_default(),
                         rows.get("ranges").and_then(Value::as_array).map(|r| {
                             let ranges: Vec<String> = r.iter().take(20).map(|p| match p.as_array().map(Vec::as_slice) {
@@ -788,6 +788,11 @@ fn rows_view(rows: &Value) -> Html {
                             }).collect();
                             format!(": {}{}", ranges.join(", "), if r.len() > 20 { ", …" } else { "" })
                         }).unwrap_or_default(),
+                        if rows.get("known").and_then(Value::as_bool) == Some(false) {
+                            " (unknown whether the latest snapshot holds them: a live file could not be read)"
+                        } else {
+                            ""
+                        },
                     ) }
                 </p>
             }
