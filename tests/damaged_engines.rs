@@ -149,6 +149,19 @@ fn an_unreadable_live_file_makes_checkpointed_ids_unknown_not_missing() {
         f.message
     );
     assert_eq!(f.rows.as_ref().unwrap()["known"], false);
+    // The checkpoint's summary does not count them as missing either.
+    let cp = &r.tables[0].ray_checkpoints[0];
+    assert!(
+        cp.missing_unknown_because
+            .as_deref()
+            .is_some_and(|w| w.contains("data-b21daf82")),
+        "{cp:#?}"
+    );
+    let text = prv::report::text::render(&r);
+    assert!(
+        text.contains("unknown whether the latest snapshot holds them"),
+        "{text}"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -123,6 +123,8 @@ pub fn judge_checkpoint(
         files: cp.files.len() as u64,
         ids: paired.ids.len() as u64,
         missing: unexplained.len() as u64,
+        missing_unknown_because: (!rows.now.exact && !unexplained.is_empty())
+            .then(|| because(&rows.now.notes)),
         pairing: paired.how.to_string(),
         generation_marker: marker.as_ref().map(|(s, v)| format!("{s}: {v}")),
         cut_short: paired.cut.as_ref().map(IdsCut::describe),

@@ -104,8 +104,13 @@ pub struct RayCheckpointReport {
     /// Distinct ids the checkpoint marks done.
     pub ids: u64,
     /// Of those, ids the latest snapshot does not hold (after deletes and overwrites that
-    /// explain them).
+    /// explain them); with `missing_unknown_because`, ids not found in the files that could be
+    /// read.
     pub missing: u64,
+    /// Set when a live file of the latest snapshot could not be read: whether it holds the
+    /// `missing` ids is unknown, and this says why (the file and the problem).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub missing_unknown_because: Option<String>,
     /// How the pairing was made: `user`, `id-column` (the only table with that column),
     /// `only-table`.
     pub pairing: String,

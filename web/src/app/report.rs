@@ -566,7 +566,10 @@ fn ray_table(checkpoints: &[RayCheckpointReport]) -> Html {
                         <td><code>{ &c.id_column }</code></td>
                         <td class="num">{ c.files }</td>
                         <td class="num">{ c.ids }</td>
-                        <td class="num">{ c.missing }</td>
+                        <td class="num">{ match &c.missing_unknown_because {
+                            Some(why) => format!("unknown ({} not in the readable files: {why})", c.missing),
+                            None => c.missing.to_string(),
+                        } }</td>
                         <td>{ &c.pairing }</td>
                     </tr>
                 }) }
