@@ -209,6 +209,59 @@ fn checkpoint_ids_are_bounded_over_the_whole_run() {
         .all(|f| !f.message.contains("max-ray-checkpoint-ids")));
 }
 
+#[test]
+fn the_id_budget_is_shared_by_every_checkpoint_of_the_run() {
+    // A second checkpoint directory holding copies of the three files (BUILT BY THIS TEST): 150
+    // ids read in all without a budget; with 80 for the run, the second checkpoint gets 5.
+    let original = open(&fixture("ray/A_after_taskfail.zip"));
+    let mut entries = Vec::new();
+    for f in original.files() {
+        let bytes = original.read(&f.path, u64::MAX).unwrap();
+        if let Some(name) = f.path.strip_prefix("ray_checkpoint/ckpt_a/") {
+            entries.push(Entry::new(
+                &format!("ray_checkpoint/ckpt_b/{name}"),
+                bytes.clone(),
+            ));
+        }
+        let mut e = Entry::new(&f.path, bytes);
+        if let Some(FileTime::ZipLocal(ms)) = f.modified {
+            e.dos_time = common::zipwriter::dos_time(ms / 1000);
+        }
+        entries.push(e);
+    }
+    let mut limits = Limits::default();
+    limits.set("max-ray-checkpoint-ids", 80).unwrap();
+    let a = Artifact::open(
+        vec![Input::Zip {
+            name: "two-checkpoints.zip".into(),
+            data: Rc::new(zip_bytes(&entries)),
+        }],
+        &limits,
+    )
+    .unwrap();
+    let r = analyse(&a);
+    let cps = &r.tables[0].ray_checkpoints;
+    assert_eq!(cps.len(), 2, "{:#?}", all(&r));
+    let total: u64 = cps.iter().map(|c| c.ids).sum();
+    assert!(total <= 80, "ids kept over the run: {total}");
+    assert_eq!(cps[0].ids, 75);
+    assert!(cps[0].cut_short.is_none());
+    assert!(cps[1]
+        .cut_short
+        .as_deref()
+        .is_some_and(|c| c.contains("max-ray-checkpoint-ids")));
+    let cut: Vec<&Finding> = all(&r)
+        .into_iter()
+        .filter(|f| f.message.contains("limit max-ray-checkpoint-ids"))
+        .collect();
+    assert_eq!(cut.len(), 1);
+    assert!(
+        cut[0].message.contains("ray_checkpoint/ckpt_b"),
+        "{}",
+        cut[0].message
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Spark: offsets/N cut short.
 // ---------------------------------------------------------------------------------------------
