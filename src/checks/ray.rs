@@ -20,6 +20,13 @@
 //!   a lost-changelog finding explains are left out; an OVERWRITE after them, or deletes that
 //!   explain every row, lower it to `info`.
 //! * `ray-checkpoint-unpaired` — a checkpoint that cannot be paired with a table.
+//! * `unreadable-file` — the run's budget of checkpoint ids (`max-rows-kept`, over
+//!   every checkpoint file of the run) left files of a checkpoint unread: the comparison covers
+//!   the ids read, and says so.
+//!
+//! When a live file of the latest snapshot cannot be read, any id may be in it: both row
+//! questions are then answered *unknown, because <file>: <problem>* (`rows.known: false`,
+//! `rows.unknownBecause`), never with a confident claim that ids are missing.
 //!
 //! A generation marker in snapshot `properties` (`ray.data.checkpoint.operation-id`, the key
 //! Ray's commit-first checkpoint sinks use) is reported when present and never required.
@@ -33,7 +40,7 @@ use crate::findings::{Code, Finding, RayCheckpointReport, Severity};
 use crate::pairing::table_path;
 use crate::parquet::LogicalType;
 use crate::ray::load::{PairedRay, RayCheckpoints, RayOutcome};
-use crate::ray::{list, RayCheckpoint, GENERATION_PROPERTY};
+use crate::ray::{list, IdsCut, RayCheckpoint, GENERATION_PROPERTY};
 use crate::rows::identities::{CheckpointRows, Live, OrphanRows};
 use crate::rows::key::int_ranges;
 use crate::rows::read::KeyColumns;
@@ -95,13 +102,14 @@ fn unpaired_checkpoint(cp: &RayCheckpoint, why: &str, tables: &str) -> Finding {
 }
 
 /// `checkpoint-ahead-of-commit` for one paired checkpoint, judged on what its table's rows hold
-/// of its ids; and the checkpoint's report.
+/// of its ids; an `unreadable-file` when the run's budget of checkpoint ids left some of its
+/// files unread; and the checkpoint's report.
 pub fn judge_checkpoint(
     cp: &RayCheckpoint,
     paired: &PairedRay,
     rows: &CheckpointRows,
     t: &Timeline,
-) -> (RayCheckpointReport, Option<Finding>) {
+) -> (RayCheckpointReport, Vec<Finding>) {
     let rest: BTreeSet<Key> = rows.missing.difference(&rows.deleted).cloned().collect();
     let unexplained: BTreeSet<Key> = rest
         .iter()
@@ -115,14 +123,39 @@ pub fn judge_checkpoint(
         files: cp.files.len() as u64,
         ids: paired.ids.len() as u64,
         missing: unexplained.len() as u64,
+        missing_unknown_because: (!rows.now.exact && !unexplained.is_empty())
+            .then(|| because(&rows.now.notes)),
         pairing: paired.how.to_string(),
         generation_marker: marker.as_ref().map(|(s, v)| format!("{s}: {v}")),
+        cut_short: paired.cut.as_ref().map(IdsCut::describe),
     };
-    if rows.missing.is_empty() {
-        return (report, None);
+    let mut findings: Vec<Finding> = paired.cut.iter().map(|c| ids_cut(cp, c)).collect();
+    if !rows.missing.is_empty() {
+        findings.push(ahead_of_commit(
+            cp,
+            paired,
+            rows,
+            &unexplained,
+            marker.as_ref(),
+        ));
     }
-    let f = ahead_of_commit(cp, paired, rows, &unexplained, marker.as_ref());
-    (report, Some(f))
+    (report, findings)
+}
+
+/// `unreadable-file`: the run's budget of checkpoint ids left files of this checkpoint unread,
+/// so its comparison with the table covers only the ids read.
+fn ids_cut(cp: &RayCheckpoint, cut: &IdsCut) -> Finding {
+    Finding::new(
+        Code::UnreadableFile,
+        Severity::Warning,
+        format!(
+            "The ids of Ray Data checkpoint {} were cut short: {}. Its comparison with the table covers the ids read; ids only in the rest are not checked.",
+            cp.path,
+            cut.describe()
+        ),
+        "Raise the budget (--limit max-rows-kept=N, about a few hundred bytes of memory per id) or check this checkpoint on its own.",
+    )
+    .files(cut.files().cloned())
 }
 
 /// The `checkpoint-ahead-of-commit` finding: some ids the checkpoint marks done are missing
@@ -168,7 +201,11 @@ fn ahead_of_commit(
         Code::CheckpointAheadOfCommit,
         severity,
         message,
-        "Do not resume the job from this checkpoint: delete the checkpoint directory (or rerun without checkpointing) so the rows are written again in one commit. Keep the unreferenced data files (no remove_orphan_files) until the rows are back. Publish row checkpoints only after the Paimon commit succeeds (a commit-first sink marking its snapshot with ray.data.checkpoint.operation-id).",
+        if !rows.now.exact && !unexplained.is_empty() {
+            "Copy the files named above again (whole) and rerun this check before resuming the job from this checkpoint: until their rows are read, it is unknown whether the resume skips rows. Keep the unreferenced data files (no remove_orphan_files) meanwhile."
+        } else {
+        "Do not resume the job from this checkpoint: delete the checkpoint directory (or rerun without checkpointing) so the rows are written again in one commit. Keep the unreferenced data files (no remove_orphan_files) until the rows are back. Publish row checkpoints only after the Paimon commit succeeds (a commit-first sink marking its snapshot with ray.data.checkpoint.operation-id)."
+        },
     )
     .evidence(format!(
         "{} holds {} checkpoint file{} listing {} distinct id{} (column {column}); Ray drops every input row with these ids on resume",
@@ -228,7 +265,15 @@ fn ahead_message(
     } else {
         Severity::Error
     };
-    let message = if unexplained.is_empty() {
+    let message = if !now.exact && !unexplained.is_empty() {
+        format!(
+            "Whether {latest} holds the {} row{} ({phrase}) Ray Data checkpoint {} marks done is unknown, because {}: a resume from it skips any it lacks.",
+            unexplained.len(),
+            plural(unexplained.len()),
+            cp.path,
+            because(&now.notes)
+        )
+    } else if unexplained.is_empty() {
         format!(
             "Ray Data checkpoint {} marks {} id{} done that {latest} does not hold, all removed later by a DELETE or OVERWRITE: the checkpoint is consistent with the table.",
             cp.path,
@@ -272,6 +317,11 @@ fn rows_json(s: IdSection<'_>, notes: &[String]) -> J {
     }
     o.insert("batchSnapshot".into(), json!(s.now.snapshot));
     o.insert("batchExact".into(), J::from(s.now.exact));
+    // Whether the latest snapshot's lack of these rows is known; if not, why not.
+    o.insert("known".into(), J::from(s.now.exact));
+    if !s.now.exact {
+        o.insert("unknownBecause".into(), json!(s.now.notes));
+    }
     if s.deleted > 0 {
         o.insert("deleted".into(), J::from(s.deleted));
     }
@@ -408,25 +458,14 @@ pub fn orphan_rows(e: &OrphanRows) -> Finding {
         KeyColumns::Primary => "key",
         KeyColumns::AllValues => "row",
     };
-    // A live file that could not be read may hold them: their absence is unknown, no warning.
-    let unknown_now = !now.unread.is_empty();
-    let severity = if unexplained.is_empty() || !later_overwrites.is_empty() || unknown_now {
+    // An unreadable live file may hold any of them: unknown, never a warning.
+    let severity = if unexplained.is_empty() || !later_overwrites.is_empty() || !now.exact {
         Severity::Info
     } else {
         Severity::Warning
     };
     let n = shown.len();
-    let message = if unknown_now {
-        format!(
-            "{n} {identity}{} ({phrase}) {} in {} unreferenced data file{} written before snapshot {latest_id}; whether snapshot {latest_id} holds them is unknown: {} of its live files could not be read ({}).",
-            plural(n),
-            if n == 1 { "is" } else { "are" },
-            file_set.len(),
-            plural(file_set.len()),
-            now.unread.len(),
-            now.unread.first().map(String::as_str).unwrap_or_default()
-        )
-    } else {
+    let message = if now.exact {
         format!(
             "{n} {identity}{} ({phrase}) exist{} only in {} unreferenced data file{} written before snapshot {latest_id}, which does not hold them: rows a resumed job skipped (a checkpoint published before its commit), or a job that abandoned its commit.",
             plural(n),
@@ -434,12 +473,25 @@ pub fn orphan_rows(e: &OrphanRows) -> Finding {
             file_set.len(),
             plural(file_set.len())
         )
+    } else {
+        format!(
+            "Whether snapshot {latest_id} holds the {n} {identity}{} ({phrase}) that {} unreferenced data file{} written before it hold{} is unknown, because {}.",
+            plural(n),
+            file_set.len(),
+            plural(file_set.len()),
+            if file_set.len() == 1 { "s" } else { "" },
+            because(&now.notes)
+        )
     };
     let mut f = Finding::new(
         Code::RowsOnlyInOrphanFiles,
         severity,
         message,
-        "Find the job that wrote these files. If it was resumed from a Ray Data checkpoint (or any checkpoint written before the commit), these rows are lost: write them again (rerun without the checkpoint, or re-ingest the rows of these files). Keep the files (no remove_orphan_files) until then.",
+        if !now.exact {
+            "Copy the live files named above again (whole) and rerun this check: until their rows are read, it is unknown whether these rows are lost. Keep the unreferenced files (no remove_orphan_files) meanwhile."
+        } else {
+        "Find the job that wrote these files. If it was resumed from a Ray Data checkpoint (or any checkpoint written before the commit), these rows are lost: write them again (rerun without the checkpoint, or re-ingest the rows of these files). Keep the files (no remove_orphan_files) until then."
+        },
     )
     .snapshot(latest_id)
     .files(file_set.iter().cloned())
@@ -614,6 +666,19 @@ fn describe_values(
     let more = if keys.len() > 5 { ", …" } else { "" };
     let phrase = format!("{column} {}{more}", text.join(", "));
     (J::Array(listed), J::String(column), phrase)
+}
+
+/// Why a batch view is not exact, for a message: its notes (each names the file and the
+/// problem), at most three.
+fn because(notes: &[String]) -> String {
+    if notes.is_empty() {
+        return "the batch view could not be read whole".to_string();
+    }
+    let mut s = notes.iter().take(3).cloned().collect::<Vec<_>>().join("; ");
+    if notes.len() > 3 {
+        s.push_str(&format!("; and {} more", notes.len() - 3));
+    }
+    s
 }
 
 fn plural(n: usize) -> &'static str {

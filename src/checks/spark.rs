@@ -37,6 +37,10 @@
 //!   query moves the position past data the slower one needs)?
 //! * `spark-checkpoint-unpaired` — could the checkpoint not be paired with a table or consumer
 //!   without guessing?
+//! * `spark-position-unknown` — is an `offsets/N` or `commits/N` file the judgement rests on
+//!   (the last committed batch's, the one before it) unreadable, so that the position and the
+//!   consumer comparison are unknown? Then the verdict says `unknown`, never `safe`, and a
+//!   damaged offsets file is never taken for another source.
 //!
 //! The checkpoints were read and paired with their tables before ([`crate::spark::load`], the
 //! pairing rules in [`crate::spark::pair`]); these checks only judge what was loaded. A
@@ -90,6 +94,10 @@ pub fn judge(loaded: &SparkCheckpoints, tables: &[&Timeline]) -> SparkJudgement 
         let (positions, pairing) = match &lc.source {
             PaimonSource::None => {
                 out.artifact.extend(no_paimon_source(cp));
+                continue;
+            }
+            PaimonSource::Unknown => {
+                out.artifact.push(source_unknown(cp));
                 continue;
             }
             PaimonSource::Several(n) => {
@@ -180,6 +188,75 @@ fn no_paimon_source(cp: &Checkpoint) -> Option<Finding> {
         )
         .files([cp.path.clone()]),
     )
+}
+
+/// The unreadable checkpoint files, as `offsets/3 (problem); …`, those named in `wanted` only
+/// when given.
+fn unreadable_list(cp: &Checkpoint, wanted: Option<&[String]>) -> String {
+    cp.unreadable
+        .iter()
+        .filter(|(rel, _)| wanted.is_none_or(|w| w.contains(rel)))
+        .map(|(rel, problem)| format!("{} cannot be read: {problem}", cp.file(rel)))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// `spark-position-unknown` for a checkpoint whose readable offsets name no Paimon source while
+/// some of its offsets files cannot be read: which source it reads is unknown.
+fn source_unknown(cp: &Checkpoint) -> Finding {
+    Finding::new(
+        Code::SparkPositionUnknown,
+        Severity::Warning,
+        format!(
+            "Whether Spark checkpoint {} reads a Paimon table, and where it would resume, is \
+             unknown, because {}.",
+            shown(&cp.path),
+            unreadable_list(cp, None)
+        ),
+        "Copy the checkpoint directory again (whole) and rerun this check; until then its \
+         recovery position and any consumer it uses are not checked.",
+    )
+    .files(cp.unreadable.keys().map(|rel| cp.file(rel)))
+}
+
+/// `spark-position-unknown` for a paired checkpoint when the files its judgement rests on (the
+/// last committed batch's `offsets/` and `commits/` files, the previous batch's `offsets/`)
+/// cannot be read.
+fn position_unknown(cp: &Checkpoint, consumer: Option<&str>) -> Option<Finding> {
+    let c = cp.last_committed()?;
+    let mut wanted = vec![format!("offsets/{c}"), format!("commits/{c}")];
+    if let Some(prev) = c.checked_sub(1) {
+        wanted.push(format!("offsets/{prev}"));
+    }
+    let files: Vec<String> = cp
+        .unreadable
+        .keys()
+        .filter(|rel| wanted.contains(rel))
+        .map(|rel| cp.file(rel))
+        .collect();
+    if files.is_empty() {
+        return None;
+    }
+    let what = match consumer {
+        Some(c) => format!("its comparison with consumer {c} is"),
+        None => "the position a restart resumes from is".to_string(),
+    };
+    let mut f = Finding::new(
+        Code::SparkPositionUnknown,
+        Severity::Warning,
+        format!(
+            "Spark checkpoint {}'s last committed batch is {c}, but {what} unknown, because {}.",
+            shown(&cp.path),
+            unreadable_list(cp, Some(&wanted))
+        ),
+        "Copy the checkpoint directory again (whole) and rerun this check. A restart from this \
+         checkpoint reads the same files: Spark fails on a damaged offsets or commits file.",
+    )
+    .files(files);
+    if let Some(c) = consumer {
+        f = f.consumer(c);
+    }
+    Some(f)
 }
 
 /// `spark-checkpoint-unpaired` for a query with several Paimon sources (not checked).
@@ -314,8 +391,8 @@ fn describe_positions(mut f: Finding, cp: &Checkpoint, p: &Positions) -> Finding
             o.describe()
         ));
     }
-    match p.committed {
-        Some((b, o)) => {
+    match (p.committed, cp.last_committed()) {
+        (Some((b, o)), _) => {
             f = f.evidence(format!(
                 "{}: {} (last committed batch; {} exists)",
                 cp.file(&format!("offsets/{b}")),
@@ -323,7 +400,14 @@ fn describe_positions(mut f: Finding, cp: &Checkpoint, p: &Positions) -> Finding
                 cp.file(&format!("commits/{b}"))
             ))
         }
-        None => f = f.evidence("no committed batch (commits/ is empty or absent)"),
+        (None, Some(b)) => {
+            f = f.evidence(format!(
+                "{}: no Paimon offset read (last committed batch; {} exists)",
+                cp.file(&format!("offsets/{b}")),
+                cp.file(&format!("commits/{b}"))
+            ))
+        }
+        (None, None) => f = f.evidence("no committed batch (commits/ is empty or absent)"),
     }
     for (b, o) in &p.uncommitted {
         f = f.evidence(format!(
@@ -478,6 +562,11 @@ fn judge_checkpoint(
         legacy: p.committed.is_some_and(|(_, o)| o.total_splits.is_none()),
     };
     let mut out = Outcome::default();
+    // spark-position-unknown
+    if let Some(f) = position_unknown(cp, consumer) {
+        out.verdicts.push(SparkCheckpointVerdict::Unknown);
+        out.findings.push(f);
+    }
     // spark-batch-uncommitted
     if let Some(f) = uncommitted(cp, p, j.earliest, consumer) {
         out.verdicts.push(SparkCheckpointVerdict::Uncommitted);

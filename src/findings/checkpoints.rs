@@ -19,6 +19,9 @@ pub use crate::spark::paimon_offset::PaimonOffset as SparkOffset;
 pub enum SparkCheckpointVerdict {
     /// The query can recover from its checkpoint.
     Safe,
+    /// A checkpoint file the judgement needs cannot be read: the position, and the consumer
+    /// comparison built on it, are unknown.
+    Unknown,
     /// The offsets carry no completion metadata: the consumer is left unchanged.
     Legacy,
     /// Another checkpoint uses the same consumer.
@@ -40,6 +43,7 @@ impl SparkCheckpointVerdict {
     pub fn as_str(self) -> &'static str {
         match self {
             SparkCheckpointVerdict::Safe => "safe",
+            SparkCheckpointVerdict::Unknown => "unknown",
             SparkCheckpointVerdict::Legacy => "legacy",
             SparkCheckpointVerdict::Shared => "shared",
             SparkCheckpointVerdict::ConsumerBehind => "consumer-behind",
@@ -100,8 +104,13 @@ pub struct RayCheckpointReport {
     /// Distinct ids the checkpoint marks done.
     pub ids: u64,
     /// Of those, ids the latest snapshot does not hold (after deletes and overwrites that
-    /// explain them).
+    /// explain them); with `missing_unknown_because`, ids not found in the files that could be
+    /// read.
     pub missing: u64,
+    /// Set when a live file of the latest snapshot could not be read: whether it holds the
+    /// `missing` ids is unknown, and this says why (the file and the problem).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub missing_unknown_because: Option<String>,
     /// How the pairing was made: `user`, `id-column` (the only table with that column),
     /// `only-table`.
     pub pairing: String,
@@ -109,4 +118,8 @@ pub struct RayCheckpointReport {
     /// carries one, as `snapshot: value`.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub generation_marker: Option<String>,
+    /// Set when the run's budget of checkpoint ids (`max-rows-kept`) left some of its
+    /// files unread: which, and the limit. `ids` and `missing` then count the ids read.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub cut_short: Option<String>,
 }

@@ -60,6 +60,7 @@ pub enum Code {
     RowsOnlyInOrphanFiles,
     RayCheckpointUnpaired,
     BranchIncomplete,
+    SparkPositionUnknown,
 }
 
 impl Code {
@@ -96,6 +97,7 @@ impl Code {
         Code::RowsOnlyInOrphanFiles,
         Code::RayCheckpointUnpaired,
         Code::BranchIncomplete,
+        Code::SparkPositionUnknown,
     ];
 
     /// The contract's kebab-case name.
@@ -132,6 +134,7 @@ impl Code {
             Code::RowsOnlyInOrphanFiles => "rows-only-in-orphan-files",
             Code::RayCheckpointUnpaired => "ray-checkpoint-unpaired",
             Code::BranchIncomplete => "branch-incomplete",
+            Code::SparkPositionUnknown => "spark-position-unknown",
         }
     }
 
@@ -169,6 +172,7 @@ impl Code {
             Code::RowsOnlyInOrphanFiles => "Rows only in unreferenced files",
             Code::RayCheckpointUnpaired => "Ray Data checkpoint not paired",
             Code::BranchIncomplete => "Branch half-created",
+            Code::SparkPositionUnknown => "Spark checkpoint position unknown",
         }
     }
 }

@@ -15,7 +15,7 @@ use crate::source::Artifact;
 use crate::timeline::Timeline;
 use crate::warehouse::MAIN_BRANCH;
 
-use super::{discover, read_ids, RayCheckpoint, RayPairing};
+use super::{discover, read_ids, IdsCut, RayCheckpoint, RayPairing};
 
 /// Every Ray Data checkpoint of an artifact, loaded.
 #[derive(Debug, Clone, PartialEq)]
@@ -79,8 +79,11 @@ pub struct PairedRay {
     pub ids: BTreeSet<Key>,
     /// The id column's logical type.
     pub logical: Option<LogicalType>,
-    /// Checkpoint files that could not be read, then the checkpoint's own problems.
+    /// Checkpoint files that could not be read, then the checkpoint's own problems, then what
+    /// the run's budget of checkpoint ids left unread.
     pub notes: Vec<String>,
+    /// The files the run's budget of checkpoint ids (`max-rows-kept`) left unread.
+    pub cut: Option<IdsCut>,
 }
 
 /// Finds every Ray Data checkpoint of the artifact, pairs each with one of `tables` (every
@@ -105,6 +108,11 @@ pub fn load(artifact: &Artifact, tables: &[&Timeline], pairings: &[RayPairing]) 
         }
     }
     let mut outcomes = Vec::new();
+    // The whole run's budget of checkpoint ids, shared by every checkpoint.
+    let mut budget = artifact
+        .limits()
+        .max_rows_kept
+        .saturating_sub(artifact.rows_kept());
     for (index, cp) in checkpoints.iter().enumerate() {
         let unpaired = |reason: String| RayOutcome::Unpaired {
             checkpoint: index,
@@ -144,8 +152,11 @@ pub fn load(artifact: &Artifact, tables: &[&Timeline], pairings: &[RayPairing]) 
             )));
             continue;
         }
-        let (ids, logical, mut notes) = read_ids(artifact, cp, &column);
+        let read = read_ids(artifact, cp, &column, &mut budget);
+        let mut notes = read.problems;
         notes.extend(cp.problems.iter().cloned());
+        notes.extend(read.cut.as_ref().map(IdsCut::describe));
+        let (ids, logical, cut) = (read.ids, read.logical, read.cut);
         outcomes.push(RayOutcome::Paired(PairedRay {
             checkpoint: index,
             table,
@@ -154,6 +165,7 @@ pub fn load(artifact: &Artifact, tables: &[&Timeline], pairings: &[RayPairing]) 
             ids,
             logical,
             notes,
+            cut,
         }));
     }
     RayCheckpoints {

@@ -214,54 +214,125 @@ pub fn discover(artifact: &Artifact) -> Vec<RayCheckpoint> {
     out
 }
 
-/// The ids of a checkpoint: (ids, the column's logical type, problems). The ids read count
-/// against the run's `max-rows-kept`, all checkpoint files of all checkpoints together: a file
-/// whose rows would pass what is left of it is not read (a problem naming the limit).
+/// Checkpoint files whose ids were not all read: the whole run's budget of checkpoint ids
+/// (`max-rows-kept`, shared with the row evidence) was spent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IdsCut {
+    /// The limit's value.
+    pub limit: u64,
+    /// The file read in part (its first ids only), if any.
+    pub partial: Option<String>,
+    /// The files not read at all, in path order.
+    pub unread: Vec<String>,
+}
+
+impl IdsCut {
+    /// The files concerned: the one read in part, then those not read.
+    pub fn files(&self) -> impl Iterator<Item = &String> {
+        self.partial.iter().chain(&self.unread)
+    }
+
+    /// One sentence saying what was not read and why.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(p) = &self.partial {
+            parts.push(format!("{p} was read in part"));
+        }
+        if !self.unread.is_empty() {
+            parts.push(format!(
+                "{} file{} not read ({})",
+                self.unread.len(),
+                if self.unread.len() == 1 {
+                    " was"
+                } else {
+                    "s were"
+                },
+                list(self.unread.iter().cloned())
+            ));
+        }
+        format!(
+            "{}: limit max-rows-kept ({} rows kept by the evidence over the whole run, Ray Data checkpoint ids included) reached",
+            parts.join(", and "),
+            self.limit
+        )
+    }
+}
+
+/// The ids a checkpoint's files hold, as far as the run's budget allows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadIds {
+    /// The distinct ids read.
+    pub ids: BTreeSet<Key>,
+    /// The id column's logical type.
+    pub logical: Option<LogicalType>,
+    /// Files that could not be read, one line each (naming the file and the problem).
+    pub problems: Vec<String>,
+    /// What the budget left unread, if anything.
+    pub cut: Option<IdsCut>,
+}
+
+/// The ids of a checkpoint. `budget` is what is left of the run's `max-rows-kept` (shared by
+/// every checkpoint of the run and by the row evidence): each id read spends one, and once it is spent the
+/// rest of the files are not read.
 pub fn read_ids(
     artifact: &Artifact,
     cp: &RayCheckpoint,
     column: &str,
-) -> (BTreeSet<Key>, Option<LogicalType>, Vec<String>) {
-    let mut ids = BTreeSet::new();
-    let mut logical = None;
-    let mut problems = Vec::new();
+    budget: &mut u64,
+) -> ReadIds {
+    let limit = artifact.limits().max_rows_kept;
+    let mut out = ReadIds {
+        ids: BTreeSet::new(),
+        logical: None,
+        problems: Vec::new(),
+        cut: None,
+    };
     for path in &cp.files {
-        let budget = artifact
-            .limits()
-            .max_rows_kept
-            .saturating_sub(artifact.rows_kept());
-        match read_column(artifact, path, column, budget) {
+        if *budget == 0 {
+            out.cut
+                .get_or_insert_with(|| IdsCut {
+                    limit,
+                    partial: None,
+                    unread: Vec::new(),
+                })
+                .unread
+                .push(path.clone());
+            continue;
+        }
+        match read_column(artifact, path, column) {
             Ok((values, l)) => {
-                logical = logical.or(l);
-                artifact.count_rows_kept(values.len() as u64);
-                ids.extend(values.into_iter().map(Key::one));
+                out.logical = out.logical.or(l);
+                let n = values.len() as u64;
+                let keep = usize::try_from(n.min(*budget)).unwrap_or(usize::MAX);
+                if n > *budget {
+                    out.cut = Some(IdsCut {
+                        limit,
+                        partial: Some(path.clone()),
+                        unread: Vec::new(),
+                    });
+                }
+                *budget = budget.saturating_sub(n);
+                artifact.count_rows_kept(n.min(keep as u64));
+                out.ids.extend(values.into_iter().take(keep).map(Key::one));
             }
-            Err(e) => problems.push(format!("{path} could not be read: {}", e.problem())),
+            Err(e) => out
+                .problems
+                .push(format!("{path} could not be read: {}", e.problem())),
         }
     }
-    (ids, logical, problems)
+    out
 }
 
 fn read_column(
     artifact: &Artifact,
     path: &str,
     column: &str,
-    budget: u64,
 ) -> Result<(Vec<crate::parquet::Value>, Option<LogicalType>)> {
     let entry = artifact
         .get(path)
         .ok_or_else(|| Error::missing("not in the artifact"))?;
     let limits = artifact.limits();
     let file = ParquetFile::open(ArtifactFile::new(artifact, entry), limits)?;
-    if file.num_rows() > budget {
-        return Err(Error::limit(
-            "max-rows-kept",
-            format!(
-                "{} ids, more than the {budget} rows the run's budget has left",
-                file.num_rows()
-            ),
-        ));
-    }
     let batch = file.read_columns(&[column], limits)?;
     let col = batch
         .columns

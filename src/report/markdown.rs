@@ -286,7 +286,10 @@ fn table_section(out: &mut String, t: &TableReport, rows_per_list: usize) {
                 code_span(&cp.id_column),
                 cp.files,
                 cp.ids,
-                cp.missing,
+                match &cp.missing_unknown_because {
+                    Some(_) => format!("unknown ({} not in the readable files)", cp.missing),
+                    None => cp.missing.to_string(),
+                },
                 cp.pairing,
                 cp.generation_marker
                     .as_deref()

@@ -240,8 +240,14 @@ pub fn ids_summary(rows: &J) -> Option<String> {
     if listed > 20 {
         shown.push(format!("… {} more ranges", listed - 20));
     }
+    // A Ray comparison whose batch view could not be read whole: the ids' state is unknown.
+    let unknown = if rows.get("known").and_then(J::as_bool) == Some(false) {
+        " (unknown whether the latest snapshot holds them: a live file could not be read)"
+    } else {
+        ""
+    };
     Some(format!(
-        "{count} {column} value{}: {}",
+        "{count} {column} value{}: {}{unknown}",
         if count == 1 { "" } else { "s" },
         shown.join(", ")
     ))

@@ -127,12 +127,18 @@ fn table(out: &mut String, t: &TableReport) {
     for cp in &t.ray_checkpoints {
         let _ = writeln!(
             out,
-            "   ray checkpoint {}  id column {}  {} files  {} ids  {} not in the latest snapshot  paired by {}{}",
+            "   ray checkpoint {}  id column {}  {} files  {} ids  {}  paired by {}{}",
             cp.path,
             cp.id_column,
             cp.files,
             cp.ids,
-            cp.missing,
+            match &cp.missing_unknown_because {
+                Some(_) => format!(
+                    "{} not found in the readable files (unknown whether the latest snapshot holds them)",
+                    cp.missing
+                ),
+                None => format!("{} not in the latest snapshot", cp.missing),
+            },
             cp.pairing,
             cp.generation_marker
                 .as_deref()

@@ -35,6 +35,9 @@ pub struct LoadedCheckpoint {
 pub enum PaimonSource {
     /// No offset line read is a Paimon source offset (the query reads another source).
     None,
+    /// No offset line read is a Paimon source offset, but offsets files the checks need could
+    /// not be read ([`Checkpoint::unreadable`]): which source the query reads is unknown.
+    Unknown,
     /// The query reads this many Paimon sources.
     Several(usize),
     /// One Paimon source: its positions, and the table (and consumer) it reads, or why the
@@ -100,6 +103,14 @@ pub fn load(
         .into_iter()
         .map(|checkpoint| {
             let source = match paimon_slot(&checkpoint) {
+                Slot::None
+                    if checkpoint
+                        .unreadable
+                        .keys()
+                        .any(|k| k.starts_with("offsets/")) =>
+                {
+                    PaimonSource::Unknown
+                }
                 Slot::None => PaimonSource::None,
                 Slot::Several(n) => PaimonSource::Several(n),
                 Slot::One(slot) => PaimonSource::One {

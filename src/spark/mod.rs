@@ -62,6 +62,9 @@ pub struct Checkpoint {
     pub source_logs: Vec<String>,
     /// Files that could not be read or parsed.
     pub problems: Vec<Error>,
+    /// The `offsets/<id>` and `commits/<id>` files the checks needed that could not be read or
+    /// parsed: path relative to the checkpoint → the problem.
+    pub unreadable: BTreeMap<String, String>,
 }
 
 impl Checkpoint {
@@ -185,7 +188,8 @@ fn read_checkpoint(
     committed: BTreeSet<i64>,
 ) -> Checkpoint {
     let max = artifact.limits().max_json_bytes;
-    let mut problems = Vec::new();
+    let mut problems: Vec<Error> = Vec::new();
+    let mut unreadable = BTreeMap::new();
     let name = split_parent(&path).1.to_string();
     let file = |rel: &str| join(&path, rel);
     let query_id = match artifact.get(&file("metadata")) {
@@ -204,7 +208,8 @@ fn read_checkpoint(
     let last_committed = committed.last().copied();
     let mut offsets = BTreeMap::new();
     for b in offsets_wanted(&planned, last_committed) {
-        let p = file(&format!("offsets/{b}"));
+        let rel = format!("offsets/{b}");
+        let p = file(&rel);
         match artifact
             .read(&p, max)
             .and_then(|bytes| OffsetLogEntry::parse(&bytes).map_err(|e| e.in_file(&p)))
@@ -212,17 +217,22 @@ fn read_checkpoint(
             Ok(entry) => {
                 offsets.insert(b, entry);
             }
-            Err(e) => problems.push(e),
+            Err(e) => {
+                unreadable.insert(rel, e.problem().to_string());
+                problems.push(e);
+            }
         }
     }
     let last_commit = last_committed.and_then(|c| {
-        let p = file(&format!("commits/{c}"));
+        let rel = format!("commits/{c}");
+        let p = file(&rel);
         match artifact
             .read(&p, max)
             .and_then(|bytes| CommitLogEntry::parse(&bytes).map_err(|e| e.in_file(&p)))
         {
             Ok(entry) => Some(entry),
             Err(e) => {
+                unreadable.insert(rel, e.problem().to_string());
                 problems.push(e);
                 None
             }
@@ -239,6 +249,7 @@ fn read_checkpoint(
         last_commit,
         source_logs,
         problems,
+        unreadable,
     }
 }
 

@@ -12,7 +12,10 @@
 //!   `0:{"snapshotId": 6, …}` here for a single unnamed source.
 //!
 //! Spark writes the file in one piece (write to a hidden temp file, then rename), so a partial
-//! file is not expected; this parser still reports one as a problem instead of guessing.
+//! file is not expected; this parser still reports one as a problem instead of guessing. Every
+//! source's `Offset.json()` is JSON (Spark's `SerializedOffset` contract), so a source line that
+//! is not JSON is damage (a file cut short inside its last line), never "another source"; a file
+//! with no source line at all is cut short too (a query has at least one source).
 
 use serde::Deserialize;
 
@@ -105,6 +108,14 @@ impl OffsetLogEntry {
             }
             let (key, value) = split_source_line(line, version);
             let json = (value != "-").then(|| value.to_string());
+            if let Some(j) = &json {
+                if let Err(e) = serde_json::from_str::<serde_json::Value>(j) {
+                    return Err(Error::format(format!(
+                        "source line {} is not JSON ({e}): the file is cut short or damaged",
+                        sources.len() + 1
+                    )));
+                }
+            }
             let paimon = match &json {
                 Some(j) => PaimonOffset::parse(j).map_err(|e| {
                     Error::format(format!(
@@ -116,6 +127,11 @@ impl OffsetLogEntry {
                 None => None,
             };
             sources.push(SourceOffset { key, json, paimon });
+        }
+        if sources.is_empty() {
+            return Err(Error::format(
+                "no source line after the batch metadata: the file is cut short",
+            ));
         }
         Ok(OffsetLogEntry {
             version,
@@ -214,5 +230,12 @@ mod tests {
         assert!(OffsetLogEntry::parse(b"v1\nnot json\n").is_err());
         assert!(OffsetLogEntry::parse(b"v1\n{}\n{\"snapshotId\":\"x\",\"index\":0}").is_err());
         assert!(OffsetLogEntry::parse(&[b'v', b'1', b'\n', 0xff]).is_err());
+        // Cut short inside the Paimon line, or after the metadata line: damage, not another
+        // source.
+        let e =
+            OffsetLogEntry::parse(b"v1\n{}\n{\"snapshotId\":3,\"index\":1,\"scanSn").unwrap_err();
+        assert!(e.problem().contains("cut short"), "{e}");
+        assert!(OffsetLogEntry::parse(b"v1\n{}\n").is_err());
+        assert!(OffsetLogEntry::parse(b"v2\n{}\n0:{\"snapshotId\": 3").is_err());
     }
 }

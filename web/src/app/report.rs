@@ -566,7 +566,10 @@ fn ray_table(checkpoints: &[RayCheckpointReport]) -> Html {
                         <td><code>{ &c.id_column }</code></td>
                         <td class="num">{ c.files }</td>
                         <td class="num">{ c.ids }</td>
-                        <td class="num">{ c.missing }</td>
+                        <td class="num">{ match &c.missing_unknown_because {
+                            Some(why) => format!("unknown ({} not in the readable files: {why})", c.missing),
+                            None => c.missing.to_string(),
+                        } }</td>
                         <td>{ &c.pairing }</td>
                     </tr>
                 }) }
@@ -882,7 +885,7 @@ fn rows_view(rows: &Value) -> Html {
             if let Some(count) = rows.get("count").and_then(Value::as_u64) {
                 <p class="row-count">
                     { format!(
-                        "{count} rows{}{}",
+                        "{count} rows{}{}{}",
                         rows.get("column").and_then(Value::as_str).map(|c| format!(" by {c}")).unwrap_or_default(),
                         rows.get("ranges").and_then(Value::as_array).map(|r| {
                             let ranges: Vec<String> = r.iter().take(20).map(|p| match p.as_array().map(Vec::as_slice) {
@@ -892,6 +895,11 @@ fn rows_view(rows: &Value) -> Html {
                             }).collect();
                             format!(": {}{}", ranges.join(", "), if r.len() > 20 { ", …" } else { "" })
                         }).unwrap_or_default(),
+                        if rows.get("known").and_then(Value::as_bool) == Some(false) {
+                            " (unknown whether the latest snapshot holds them: a live file could not be read)"
+                        } else {
+                            ""
+                        },
                     ) }
                 </p>
             }

@@ -742,7 +742,8 @@ fn consumer_tone(v: ConsumerVerdict) -> &'static str {
 fn spark_tone(v: SparkCheckpointVerdict) -> &'static str {
     match v {
         SparkCheckpointVerdict::Safe => "tl-ok",
-        SparkCheckpointVerdict::Legacy
+        SparkCheckpointVerdict::Unknown
+        | SparkCheckpointVerdict::Legacy
         | SparkCheckpointVerdict::Shared
         | SparkCheckpointVerdict::ConsumerBehind
         | SparkCheckpointVerdict::InitialScanUnfenced
@@ -1049,15 +1050,30 @@ pub fn scene(table: &TableReport, m: &Model, view: &View, ui: &Ui) -> Scene {
         let Some(n) = ray_snapshot(r.generation_marker.as_deref()).or(table.latest) else {
             continue;
         };
-        let tone = if r.missing > 0 { "tl-bad" } else { "tl-ok" };
+        let unknown = r.missing_unknown_because.is_some();
+        let tone = if unknown {
+            "tl-warn"
+        } else if r.missing > 0 {
+            "tl-bad"
+        } else {
+            "tl-ok"
+        };
         flags.push(Label {
             x: view.x(n as f64),
-            text: format!(
-                "Ray {}: {} ids, {} missing",
-                last_component(&r.path),
-                r.ids,
-                r.missing
-            ),
+            text: if unknown {
+                format!(
+                    "Ray {}: {} ids, missing unknown",
+                    last_component(&r.path),
+                    r.ids
+                )
+            } else {
+                format!(
+                    "Ray {}: {} ids, {} missing",
+                    last_component(&r.path),
+                    r.ids,
+                    r.missing
+                )
+            },
             node: Node::new("g")
                 .attr("class", format!("tl-flag tl-ray {tone}"))
                 .attr("data-ray-checkpoint", &r.path)
