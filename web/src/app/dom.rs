@@ -1,8 +1,9 @@
 //! Small browser helpers of the page: downloads, the clipboard, the URL hash, the theme,
 //! performance marks, and reading a dropped folder.
 
+use gloo_events::EventListener;
+use gloo_timers::callback::Timeout;
 use js_sys::{Array, Promise};
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
@@ -38,11 +39,10 @@ pub fn download(text: &str, name: &str, mime: &str) -> Result<(), String> {
     a.click();
     a.remove();
     // Give the browser a moment to start the download before the URL is revoked.
-    let revoke = Closure::once_into_js(move || {
+    Timeout::new(10_000, move || {
         let _ = Url::revoke_object_url(&url);
-    });
-    let _ = window()?
-        .set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 10_000);
+    })
+    .forget();
     Ok(())
 }
 
@@ -84,9 +84,7 @@ pub fn set_location_hash(hash: &str) -> Result<String, String> {
 /// Calls `f` on each `hashchange` of the window, for as long as the page lives.
 pub fn on_hash_change(f: impl Fn() + 'static) {
     let Ok(w) = window() else { return };
-    let closure = Closure::<dyn Fn()>::new(f);
-    let _ = w.add_event_listener_with_callback("hashchange", closure.as_ref().unchecked_ref());
-    closure.forget();
+    EventListener::new(&w, "hashchange", move |_| f()).forget();
 }
 
 /// A `performance.mark` (for the benchmark and the upload-to-verdict measure).
@@ -138,6 +136,8 @@ pub fn shows_dark() -> bool {
 }
 
 /// Shows the dark or the light theme (`data-theme` on `<html>`) and remembers the choice.
+/// Raw `web-sys` storage, not `gloo-storage`: gloo stores values as JSON (`"dark"` with its
+/// quotes), and index.html's inline script reads the plain word before the app's wasm loads.
 pub fn choose_theme(dark: bool) {
     let theme = if dark { "dark" } else { "light" };
     if let Some(root) = document().ok().and_then(|d| d.document_element()) {

@@ -14,7 +14,7 @@ mod report;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use wasm_bindgen::closure::Closure;
+use gloo_events::EventListener;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
 use yew::prelude::*;
@@ -77,14 +77,13 @@ struct Link {
 struct Job {
     worker: Worker,
     link: Rc<RefCell<Link>>,
-    _on_message: Closure<dyn FnMut(MessageEvent)>,
-    _on_error: Closure<dyn FnMut(Event)>,
+    /// The worker's `message` and `error` listeners (gloo: removed when the job is dropped).
+    _on_message: EventListener,
+    _on_error: EventListener,
 }
 
 impl Drop for Job {
     fn drop(&mut self) {
-        self.worker.set_onmessage(None);
-        self.worker.set_onerror(None);
         self.worker.terminate();
     }
 }
@@ -132,10 +131,14 @@ impl Job {
         let worker = crate::spawn::start_worker()?;
         let link = Rc::new(RefCell::new(Link::default()));
         let on_message = {
+            let target = worker.clone();
             let worker = worker.clone();
             let dispatcher = dispatcher.clone();
             let link = link.clone();
-            Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+            EventListener::new(&target, "message", move |event: &Event| {
+                let Some(event) = event.dyn_ref::<MessageEvent>() else {
+                    return;
+                };
                 let reply = Reply::from_js(&event.data());
                 let run = link.borrow().run;
                 match (reply, run) {
@@ -175,7 +178,7 @@ impl Job {
         };
         let on_error = {
             let link = link.clone();
-            Closure::<dyn FnMut(Event)>::new(move |event: Event| {
+            EventListener::new(&worker, "error", move |event: &Event| {
                 let message = match event.dyn_ref::<ErrorEvent>() {
                     Some(e) if !e.message().is_empty() => e.message(),
                     _ => "the analysis worker could not be started".to_string(),
@@ -189,8 +192,6 @@ impl Job {
                 }
             })
         };
-        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
         Ok(Job {
             worker,
             link,
