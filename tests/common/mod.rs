@@ -97,10 +97,11 @@ pub fn report(path: &Path) -> Report {
     analyze(&artifact, &AnalysisOptions::default(), &mut |_| {})
 }
 
-/// All fixture zips: the shared warehouses, the Ray reproductions and the scenarios.
+/// All fixture zips: the shared warehouses, the Ray reproductions, the Spark scenarios and the
+/// real-writer warehouses.
 pub fn all_fixture_zips() -> Vec<PathBuf> {
     let mut out = Vec::new();
-    for dir in ["warehouses", "ray", "spark"] {
+    for dir in ["warehouses", "ray", "spark", "writers"] {
         let d = fixture(dir);
         let Ok(rd) = std::fs::read_dir(&d) else {
             continue;
