@@ -104,12 +104,13 @@ ensure_rust_components() {
 try_rustup_wasm_target() {
   [ "$(prv_wasm_flavour)" = none ] && command -v rustup >/dev/null 2>&1 || return 0
   DID_SOMETHING=1
+  local t0=$SECONDS
   log "trying: rustup target add $PRV_WASM_TARGET (${PRV_RUSTUP_TARGET_TIMEOUT}s limit)"
   if timeout --kill-after=5 "$PRV_RUSTUP_TARGET_TIMEOUT" rustup target add "$PRV_WASM_TARGET" \
     >"$PRV_STATE_DIR/rustup-target.log" 2>&1; then
-    log "rustup target add: done"
+    log "rustup target add: done in $((SECONDS - t0))s"
   else
-    log "rustup cannot add $PRV_WASM_TARGET here; using Debian's wasm toolchain instead"
+    log "rustup cannot add $PRV_WASM_TARGET here (after $((SECONDS - t0))s); using Debian's wasm toolchain instead"
   fi
 }
 
