@@ -15,8 +15,8 @@ export const scenarios = JSON.parse(readFileSync(join(fixtureDir, 'scenarios.jso
 
 let cliPath = process.env.PRV_CLI ?? null;
 
-// The CLI built from the same sources as the page (debug build: `make test` has built it for
-// the native tests already, so this is a no-op there).
+// The CLI built from the same sources as the page: `make test-e2e` builds it first and passes it
+// as PRV_CLI; run alone, the tests build it here (debug build).
 export function cli() {
   if (cliPath) return cliPath;
   execFileSync('cargo', ['build', '--quiet', '--bin', 'paimon-recovery-validator'], {
