@@ -393,3 +393,39 @@ fn orphans_without_a_modification_time_have_an_unknown_cause() {
         );
     }
 }
+
+/// A lookup table whose data files all live under a held external root has data directories:
+/// its uncompacted APPENDs are judged as any table's (here: never compacted), not called
+/// unprovable because "the artifact holds no data directories". The fixture is pypaimon 2.1.0's
+/// external-path table with its schema's `changelog-producer` changed from `input` to `lookup`
+/// in memory (a hand edit: pypaimon writes no lookup table with external paths that differs
+/// from this one in anything but that option).
+#[test]
+fn a_lookup_table_with_held_external_files_has_data_directories() {
+    let entries = common::fixture_entries("writers/pp210_external_complete.zip", |path, b| {
+        if path.ends_with("/schema/schema-0") {
+            let text = String::from_utf8(b).unwrap();
+            return Some(
+                text.replace(
+                    r#""changelog-producer": "input""#,
+                    r#""changelog-producer": "lookup""#,
+                )
+                .into_bytes(),
+            );
+        }
+        Some(b)
+    });
+    let artifact = common::zip_artifact("external_lookup.zip", &entries);
+    let r = prv::analyze(&artifact, &prv::AnalysisOptions::default(), &mut |_| {});
+    let ext = of_table(&r, "ext_t");
+    assert!(
+        ext.iter()
+            .all(|(_, f)| !f.message.contains("no data directories")),
+        "{ext:#?}"
+    );
+    assert!(
+        ext.iter()
+            .any(|(_, f)| matches!(f.code, Code::ChangelogNotProduced | Code::PendingChangelog)),
+        "{ext:#?}"
+    );
+}

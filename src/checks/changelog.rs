@@ -146,7 +146,9 @@ pub fn check(
         t,
         clock,
         by_user: &ctx.by_user,
-        no_data_dirs: root.is_some_and(|r| !r.has_data_dirs),
+        // External data paths (`data-file.external-paths`) held by the artifact are data
+        // directories too (paimon-format.md §1.3).
+        no_data_dirs: root.is_some_and(|r| !r.has_data_dirs && r.external_present.is_empty()),
     };
     out.findings
         .extend(super::pending::findings(&writers, pending));
