@@ -3,9 +3,10 @@
 //! analysed without a crash, render in every format, and show each table's snapshot timeline as
 //! the fixture's truth (`<name>.json`, read back with fastavro / pyarrow) records it.
 //!
-//! This deliberately checks nothing the tool is known to get wrong today: what it gets wrong is
-//! listed in `tests/fixtures/writers/TRIAGE.md`, for issues 20 and 21. Golden reports for these
-//! fixtures belong with the fixes.
+//! What the tool said wrongly about them, and what it says now, is in
+//! `tests/fixtures/writers/TRIAGE.md`; the findings are checked by `tests/writers_references.rs`,
+//! `tests/writers_changelog.rs`, `tests/row_formats.rs`, `tests/row_unknown.rs` and `tests/orc.rs`,
+//! and the whole reports by the golden files (`tests/golden/writers__*`).
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
