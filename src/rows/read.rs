@@ -427,65 +427,24 @@ pub fn read_parquet<S: ParquetSource>(
             logical: c.logical,
         })
         .collect();
-    let sel = select(&columns, spec)?;
-    let name = |i: usize| columns.get(i).map_or("", |c| c.name);
-    let mut first: Vec<&str> = sel.keys.iter().map(|&i| name(i)).collect();
-    first.extend(sel.seq.map(name));
-    first.extend(sel.kind.map(name));
-    let mut seen = HashSet::new();
-    first.retain(|n| seen.insert(*n));
-    let batch = file
-        .read_columns(&first, limits)
-        .context(|| "key columns".into())?;
-    let col = |i: usize| batch.column(name(i)).map(|c| &c.values);
-    let seqs = sel.seq.and_then(col);
-    let kinds = sel.kind.and_then(col);
-    let mut out = frame(&columns, &sel, spec, file.num_rows());
-    for row in 0..batch.num_rows {
-        let key = Key(sel
-            .keys
+    let read = |names: &[&str]| -> Result<Vec<Vec<Value>>> {
+        let mut batch = file.read_columns(names, limits)?;
+        Ok(names
             .iter()
-            .map(|&i| {
-                col(i)
-                    .and_then(|v| v.get(row))
-                    .cloned()
-                    .unwrap_or(Value::Null)
+            .map(|n| {
+                batch
+                    .columns
+                    .iter_mut()
+                    .find(|c| c.info.name == *n)
+                    .map(|c| std::mem::take(&mut c.values))
+                    .unwrap_or_default()
             })
-            .collect());
-        if out.key_sample.is_none() {
-            out.key_sample = Some(key.clone());
-        }
-        if !keep(&key) {
-            continue;
-        }
-        rows_budget(&out, limits)?;
-        out.records.push(record(
-            row as u64,
-            key,
-            seqs.and_then(|s| s.get(row)),
-            kinds.and_then(|k| k.get(row)),
-        )?);
-    }
-    drop(batch);
-    if spec.values && !out.records.is_empty() && !sel.values.is_empty() {
-        let names: Vec<&str> = sel.values.iter().map(|&i| name(i)).collect();
-        let values = file
-            .read_columns(&names, limits)
-            .context(|| "value columns".into())?;
-        for r in &mut out.records {
-            let row = usize::try_from(r.position).unwrap_or(usize::MAX);
-            r.values = values
-                .columns
-                .iter()
-                .map(|c| c.values.get(row).cloned().unwrap_or(Value::Null))
-                .collect();
-        }
-    }
-    Ok(out)
+            .collect())
+    };
+    read_columnar(&columns, file.num_rows(), &read, spec, keep, limits)
 }
 
-/// Reads an open ORC file: the key columns of every row, the values of the rows kept (as
-/// [`read_parquet`]: key columns first, value columns only if a row is kept).
+/// Reads an open ORC file: the key columns of every row, the values of the rows kept.
 pub fn read_orc<S: ParquetSource>(
     file: &OrcFile<S>,
     spec: &ReadSpec,
@@ -501,16 +460,29 @@ pub fn read_orc<S: ParquetSource>(
             logical: c.logical,
         })
         .collect();
-    let sel = select(&columns, spec)?;
+    let read = |names: &[&str]| file.read_columns(names, limits);
+    read_columnar(&columns, file.num_rows(), &read, spec, keep, limits)
+}
+
+/// The rows of a columnar file (Parquet, ORC) whose top-level `columns` are read by `read`
+/// (one vector of values per name asked for, in that order): the key, sequence-number and
+/// row-kind columns of every row first, then the value columns only if a row is kept.
+fn read_columnar(
+    columns: &[Column<'_>],
+    total_rows: u64,
+    read: &dyn Fn(&[&str]) -> Result<Vec<Vec<Value>>>,
+    spec: &ReadSpec,
+    keep: &dyn Fn(&Key) -> bool,
+    limits: &Limits,
+) -> Result<FileRows> {
+    let sel = select(columns, spec)?;
     let name = |i: usize| columns.get(i).map_or("", |c| c.name);
     let mut first: Vec<&str> = sel.keys.iter().map(|&i| name(i)).collect();
     first.extend(sel.seq.map(name));
     first.extend(sel.kind.map(name));
     let mut seen = HashSet::new();
     first.retain(|n| seen.insert(*n));
-    let batch = file
-        .read_columns(&first, limits)
-        .context(|| "key columns".into())?;
+    let batch = read(&first).context(|| "key columns".into())?;
     let col = |i: usize| {
         first
             .iter()
@@ -520,7 +492,7 @@ pub fn read_orc<S: ParquetSource>(
     let seqs = sel.seq.and_then(col);
     let kinds = sel.kind.and_then(col);
     let num_rows = batch.first().map_or(0, Vec::len);
-    let mut out = frame(&columns, &sel, spec, file.num_rows());
+    let mut out = frame(columns, &sel, spec, total_rows);
     for row in 0..num_rows {
         let key = Key(sel
             .keys
@@ -549,9 +521,7 @@ pub fn read_orc<S: ParquetSource>(
     drop(batch);
     if spec.values && !out.records.is_empty() && !sel.values.is_empty() {
         let names: Vec<&str> = sel.values.iter().map(|&i| name(i)).collect();
-        let values = file
-            .read_columns(&names, limits)
-            .context(|| "value columns".into())?;
+        let values = read(&names).context(|| "value columns".into())?;
         for r in &mut out.records {
             let row = usize::try_from(r.position).unwrap_or(usize::MAX);
             r.values = values
