@@ -464,13 +464,16 @@ pub fn read_orc<S: ParquetSource>(
     read_columnar(&columns, file.num_rows(), &read, spec, keep, limits)
 }
 
+/// Reads the named top-level columns of a columnar file: one vector of values per name, in order.
+type ReadColumns<'r> = dyn Fn(&[&str]) -> Result<Vec<Vec<Value>>> + 'r;
+
 /// The rows of a columnar file (Parquet, ORC) whose top-level `columns` are read by `read`
 /// (one vector of values per name asked for, in that order): the key, sequence-number and
 /// row-kind columns of every row first, then the value columns only if a row is kept.
 fn read_columnar(
     columns: &[Column<'_>],
     total_rows: u64,
-    read: &dyn Fn(&[&str]) -> Result<Vec<Vec<Value>>>,
+    read: &ReadColumns<'_>,
     spec: &ReadSpec,
     keep: &dyn Fn(&Key) -> bool,
     limits: &Limits,
