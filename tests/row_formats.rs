@@ -212,12 +212,6 @@ fn lost_changelog_evidence_of_every_crash_equals_paimons_reads() {
             let path = table["path"].as_str().unwrap();
             let rel = path.split_once('/').unwrap().1;
             let tv = &t["tables"][rel];
-            let formats: Vec<&str> = tv["file_rows"]
-                .as_object()
-                .unwrap()
-                .values()
-                .map(|f| f["format"].as_str().unwrap())
-                .collect();
             let lost = table["findings"]
                 .as_array()
                 .unwrap()
