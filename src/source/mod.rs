@@ -256,6 +256,28 @@ impl Artifact {
     /// `Blob`) reads them while the rest of the artifact is opened and indexed. Only a hint:
     /// what is read and found is the same as with [`Artifact::open`].
     pub fn open_announcing(inputs: Vec<Input>, limits: &Limits, rank: DirRank) -> Result<Artifact> {
+        Self::open_with(inputs, limits, rank, |_| true)
+    }
+
+    /// [`Artifact::open`], keeping only the files whose path `keep` accepts (nested zips are
+    /// opened and filtered alike): a view for a reader that needs a few of the files, such as
+    /// the CLI's prefetch helpers (`manifest/` files only). Limits and problems are met as with
+    /// [`Artifact::open`]; on a wide table the files left out are most of the memory the
+    /// listing takes (`BENCHMARKS.md`, "Wide tables").
+    pub fn open_only(
+        inputs: Vec<Input>,
+        limits: &Limits,
+        keep: fn(&str) -> bool,
+    ) -> Result<Artifact> {
+        Self::open_with(inputs, limits, |_| None, keep)
+    }
+
+    fn open_with(
+        inputs: Vec<Input>,
+        limits: &Limits,
+        rank: DirRank,
+        keep: fn(&str) -> bool,
+    ) -> Result<Artifact> {
         let prefix_with_name = inputs.len() > 1;
         let name = inputs
             .iter()
@@ -264,6 +286,7 @@ impl Artifact {
             .join(" + ");
         let mut builder = Builder {
             rank,
+            keep,
             limits: limits.clone(),
             entries: Vec::new(),
             zips: Vec::new(),
@@ -587,6 +610,8 @@ pub const MAX_LISTED_PROBLEMS: usize = 1_000;
 struct Builder {
     /// Which directories to announce when a zip is opened (see [`Artifact::open_announcing`]).
     rank: DirRank,
+    /// Which files to list (see [`Artifact::open_only`]).
+    keep: fn(&str) -> bool,
     limits: Limits,
     entries: Vec<FileEntry>,
     zips: Vec<RefCell<zip::ZipContainer>>,
@@ -647,6 +672,9 @@ impl Builder {
             };
             let size = file.data.size();
             self.size += size;
+            if !zip::looks_like_zip_name(&path) && !(self.keep)(&path) {
+                continue;
+            }
             let index = self.host_files.len();
             self.host_files.push(file.data);
             if zip::looks_like_zip_name(&path) {
@@ -734,7 +762,9 @@ impl Builder {
                     Err(e) => self.problem(e.in_file(path.clone())),
                 }
             }
-            self.entries.push(entry);
+            if (self.keep)(&entry.path) {
+                self.entries.push(entry);
+            }
         }
         Ok(())
     }

@@ -848,7 +848,11 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
                 // artifact-incomplete.
                 continue;
             }
-            let mut dirs = self.out.data_files_by_name.dirs(&e.file.file_name).peekable();
+            let mut dirs = self
+                .out
+                .data_files_by_name
+                .dirs(&e.file.file_name)
+                .peekable();
             let present = dirs.peek().is_some() && {
                 let bucket = format!("bucket-{}", e.bucket);
                 let postpone = e.bucket == -2;
