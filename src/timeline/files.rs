@@ -12,6 +12,7 @@
 //!   written for a commit that never became a snapshot, decoded to show what it held.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::hash::BuildHasher;
 use std::rc::Rc;
 
 use crate::error::Error;
@@ -1060,6 +1061,9 @@ pub struct BucketFiles {
     by_hash: Vec<(u64, u32)>,
     /// While adding: each directory's index in `dirs`.
     dir_index: HashMap<String, u32>,
+    /// The names' hasher, randomly keyed as the standard maps' are (a hostile artifact cannot
+    /// choose names that collide).
+    hasher: std::collections::hash_map::RandomState,
 }
 
 impl BucketFiles {
@@ -1080,7 +1084,7 @@ impl BucketFiles {
         let end = u32::try_from(self.names.len()).unwrap_or(u32::MAX);
         let index = u32::try_from(self.files.len()).unwrap_or(u32::MAX);
         self.files.push((end, dir));
-        self.by_hash.push((name_hash(name), index));
+        self.by_hash.push((self.hasher.hash_one(name), index));
     }
 
     /// Sorts the lookup table once every file is added.
@@ -1101,7 +1105,7 @@ impl BucketFiles {
 
     /// The directories (artifact paths) holding a file named `name`, in path order.
     pub fn dirs<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
-        let hash = name_hash(name);
+        let hash = self.hasher.hash_one(name);
         let start = self.by_hash.partition_point(|&(h, _)| h < hash);
         self.by_hash
             .get(start..)
@@ -1128,14 +1132,6 @@ impl BucketFiles {
     pub fn is_empty(&self) -> bool {
         self.files.is_empty()
     }
-}
-
-/// A hash of a file name, the same for the same name within a run.
-fn name_hash(name: &str) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::hash::DefaultHasher::new();
-    name.hash(&mut h);
-    h.finish()
 }
 
 /// Merges entries in order: ADD puts a file, DELETE removes it (`FileEntry.mergeEntries`).
