@@ -7,6 +7,9 @@ side by side in one run, as whole processes:
   * Java Paimon 0.9's own readers walking the same table's directory (bench/java/PaimonBench.java
     `walk`: list the snapshots, read every manifest list and manifest once, read the consumers);
   * pypaimon 2.1 doing the same walk on the pypaimon-written warehouse (bench/py/pypaimon_bench.py);
+  * on the wide tables (hundreds of thousands of live data files, issue 23): the CLI on the
+    warehouse directory too, and the floor of reading the zip's metadata (`unzip -p` of every
+    entry in `snapshot/`, `schema/` and `manifest/`, inflated to nothing);
   * the page (dist/ in Chromium, bench/page.mjs), timed by the page's own performance measures.
 
 Runs are interleaved in rounds: each round is one `hyperfine -N --runs 1` invocation that runs
@@ -62,6 +65,14 @@ DATASETS = [
          args=['--buckets', '2', '--consumers', '50', '--tags', '4', '--branches', '4',
                '--padding', str(PAD_BYTES)]),
     dict(name='pypaimon21_events_300', kind='pypaimon', commits=300, walk='pypaimon'),
+    # Wide tables (issue 23): 32 partitions x 32 buckets, 200 commits (410 snapshots, 1,654
+    # manifests, 1.08M manifest entries, 472k data files); the same twice as wide (64 partitions,
+    # 944k data files); a Java-written one with 256 buckets. Each also as a directory.
+    dict(name='synth_wide_p32', kind='synth', commits=200, wide=True, walk='java',
+         args=['--buckets', '32', '--partitions', '32']),
+    dict(name='synth_wide_p64', kind='synth', commits=200, wide=True, walk='java',
+         args=['--buckets', '32', '--partitions', '64']),
+    dict(name='java09_wide_256', kind='java', commits=400, buckets=256, wide=True, walk='java'),
 ]
 
 
@@ -121,7 +132,8 @@ def make(d, regen):
     t0 = time.time()
     if d['kind'] == 'java':
         # real Java Paimon 0.9: streaming commits of a lookup table (APPEND + COMPACT each)
-        sh(java('write', wh, 'orders', str(d['commits']), '1', '0'), stdout=subprocess.DEVNULL)
+        sh(java('write', wh, 'orders', str(d['commits']), str(d.get('buckets', 1)), '0'),
+           stdout=subprocess.DEVNULL)
     elif d['kind'] == 'pypaimon':
         sh([VPY, os.path.join(BENCH, 'py', 'pypaimon_bench.py'), 'write', wh, str(d['commits'])],
            stdout=subprocess.DEVNULL)
@@ -175,6 +187,16 @@ def cli_cmd(d, threads=None):
     """The CLI on `d`; `threads` None is its default (the cores, at most 4)."""
     cmd = [CLI, 'check', zip_path(d), '--format', 'json']
     return cmd + ['--threads', str(threads)] if threads else cmd
+
+
+def cli_dir_cmd(d):
+    """The CLI on `d`'s warehouse directory (the wide tables)."""
+    return [CLI, 'check', os.path.join(WH, d['name']), '--format', 'json']
+
+
+def floor_cmd(d):
+    """The floor of any analysis of `d`'s zip: inflating every metadata entry (`unzip -p`)."""
+    return ['unzip', '-qq', '-p', zip_path(d), '*/snapshot/*', '*/schema/*', '*/manifest/*']
 
 
 def walk_cmd(d):
@@ -309,10 +331,15 @@ def main():
         warm(z)
         p = subprocess.run(cli_cmd(d), capture_output=True, text=True)
         rep = json.loads(p.stdout)
-        with zipfile.ZipFile(z) as zf:
-            names = [i.filename for i in zf.infolist() if '/manifest/' in i.filename
-                     and not i.filename.endswith('/')]
+        zf = zipfile.ZipFile(z)
+        names = [i.filename for i in zf.infolist() if '/manifest/' in i.filename
+                 and not i.filename.endswith('/')]
+        data_files = sum(1 for i in zf.infolist() if '/bucket-' in i.filename
+                         and not i.filename.endswith('/')) if d.get('wide') else None
         rows[d['name']] = dict(
+            data_files=data_files,
+            cli_dir_rss_kib=peak_rss_kib(cli_dir_cmd(d)) if d.get('wide') else None,
+            clidir=[], clidir_cpu=[], floor=[], floor_cpu=[],
             snapshots=sum(len(t['snapshots']) for t in rep['tables']),
             distinct=len(names),
             decoded=rep['stats']['manifestsDecoded'],
@@ -341,6 +368,9 @@ def main():
                 jobs.append((d, 'cli', cli_cmd(d)))
                 # the analysis alone on one core, as the page runs it (no helper threads)
                 jobs.append((d, 'cli1', cli_cmd(d, threads=1)))
+                if d.get('wide'):
+                    jobs.append((d, 'clidir', cli_dir_cmd(d)))
+                    jobs.append((d, 'floor', floor_cmd(d)))
             w = d.get('walk')
             if w and r < args.java_rounds and not (w == 'java' and args.skip_java) \
                     and not (w == 'pypaimon' and args.skip_py):
@@ -408,6 +438,27 @@ def main():
         ])
         results['rows'][d['name']] = row
 
+    # the wide tables (issue 23): zip and directory, the floor, memory per data file
+    wide_header = ['input', 'data files', 'CLI zip', 'CLI dir', 'dir/zip', 'walk', 'walk/CLI',
+                   'floor (unzip -p)', 'CLI/floor', 'peak zip', 'peak dir', 'bytes per data file']
+    wide = []
+    for d in datasets:
+        row = rows[d['name']]
+        if not d.get('wide'):
+            continue
+        cdir, floor = med(row['clidir']), med(row['floor'])
+        cli, walk = row['cli_median'], row['walk_median']
+        per_file = row['cli_rss_kib'] * 1024 / row['data_files'] if row['data_files'] else None
+        row.update(clidir_median=cdir, floor_median=floor, bytes_per_file=per_file)
+        wide.append([
+            d['name'], str(row['data_files']), fmt_s(cli), fmt_s(cdir),
+            f'{cdir / cli:.2f}' if cdir and cli else '—', fmt_s(walk),
+            f'{walk / cli:.1f}x' if walk and cli else '—', fmt_s(floor),
+            f'{cli / floor:.1f}' if cli and floor else '—',
+            f'{row["cli_rss_kib"] / 1024:.0f} MiB', f'{row["cli_dir_rss_kib"] / 1024:.0f} MiB',
+            f'{per_file:.0f}' if per_file else '—',
+        ])
+
     def ratio(a, b, key):
         x, y = rows.get(a, {}).get(key), rows.get(b, {}).get(key)
         return x / y if x and y else None
@@ -444,6 +495,20 @@ def main():
     targets.append(('CLI: 3,000 / 1,500 commits <= 2.2', x, x and x <= 2.2))
     x = ratio('synth_lookup_6000', 'synth_lookup_3000', 'cli_median')
     targets.append(('CLI: 6,000 / 3,000 commits <= 2.2', x, x and x <= 2.2))
+    if 'synth_wide_p32' in rows:
+        r = rows['synth_wide_p32']
+        x = r['walk_median'] / r['cli_median'] if r['walk_median'] else None
+        targets.append(('wide 472k files: Java walk / CLI on the zip >= 8', x, x and x >= 8))
+        x = r['cli_median'] / r['floor_median'] if r['floor_median'] else None
+        targets.append(('wide 472k files: CLI on the zip / unzip -p floor <= 3', x, x and x <= 3))
+        x = r['clidir_median'] / r['cli_median'] if r['clidir_median'] else None
+        targets.append(('wide 472k files: CLI directory / zip <= 1.5', x, x and x <= 1.5))
+        x = r['bytes_per_file']
+        targets.append(('wide 472k files: CLI peak RSS per data file <= 400 bytes', x, x and x <= 400))
+    x = ratio('synth_wide_p64', 'synth_wide_p32', 'cli_median')
+    targets.append(('wide: twice the files (p64 / p32), CLI time <= 2.2', x, x and x <= 2.2))
+    x = ratio('synth_wide_p64', 'synth_wide_p32', 'cli_rss_kib')
+    targets.append(('wide: twice the files (p64 / p32), CLI peak RSS <= 2.2', x, x and x <= 2.2))
     ok = all(rows[n]['decoded'] == rows[n]['distinct'] for n in rows)
     targets.append(('each manifest decoded exactly once (decoded == distinct)', None, ok))
     results['targets'] = [dict(target=t, value=v, met=bool(m)) for t, v, m in targets]
@@ -492,6 +557,15 @@ def main():
             print('  '.join(c.ljust(w) for c, w in zip(r, bw)))
         md += ['', '| ' + ' | '.join(breakdown_header) + ' |', '|' + '---|' * len(breakdown_header)]
         md += ['| ' + ' | '.join(r) + ' |' for r in breakdown]
+    if wide:
+        ww = [max(len(h), *(len(r[i]) for r in wide)) for i, h in enumerate(wide_header)]
+        print()
+        print('  '.join(c.ljust(w) for c, w in zip(wide_header, ww)))
+        print('  '.join('-' * w for w in ww))
+        for r in wide:
+            print('  '.join(c.ljust(w) for c, w in zip(r, ww)))
+        md += ['', '| ' + ' | '.join(wide_header) + ' |', '|' + '---|' * len(wide_header)]
+        md += ['| ' + ' | '.join(r) + ' |' for r in wide]
     print()
     for t, v, m in targets:
         val = '' if v is None else f' = {v:.2f}'

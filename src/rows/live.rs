@@ -448,10 +448,7 @@ fn deletion_vectors(
         let file_path = if t.artifact.get(&in_index).is_some() {
             Some(in_index)
         } else {
-            t.root
-                .data_files_by_name
-                .get(&entry.file_name)
-                .and_then(|p| p.first().cloned())
+            t.root.data_files_by_name.first_path(&entry.file_name)
         };
         let bytes = match file_path.map(|p| t.artifact.read(&p, limits.max_entry_bytes)) {
             Some(Ok(b)) => b,

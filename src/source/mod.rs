@@ -17,7 +17,6 @@ mod zip;
 pub mod native;
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::error::{Error, Result};
@@ -229,8 +228,9 @@ pub struct SourceStats {
 pub struct Artifact {
     name: String,
     size: u64,
+    /// Sorted by path, each path once: looked up by binary search (a map of cloned paths was
+    /// ~170 bytes a file, `BENCHMARKS.md`, "Wide tables").
     entries: Vec<FileEntry>,
-    index: HashMap<String, usize>,
     zips: Vec<RefCell<zip::ZipContainer>>,
     host_files: Vec<Rc<dyn RandomAccess>>,
     problems: Vec<Error>,
@@ -258,6 +258,28 @@ impl Artifact {
     /// `Blob`) reads them while the rest of the artifact is opened and indexed. Only a hint:
     /// what is read and found is the same as with [`Artifact::open`].
     pub fn open_announcing(inputs: Vec<Input>, limits: &Limits, rank: DirRank) -> Result<Artifact> {
+        Self::open_with(inputs, limits, rank, |_| true)
+    }
+
+    /// [`Artifact::open`], keeping only the files whose path `keep` accepts (nested zips are
+    /// opened and filtered alike): a view for a reader that needs a few of the files, such as
+    /// the CLI's prefetch helpers (`manifest/` files only). Limits and problems are met as with
+    /// [`Artifact::open`]; on a wide table the files left out are most of the memory the
+    /// listing takes (`BENCHMARKS.md`, "Wide tables").
+    pub fn open_only(
+        inputs: Vec<Input>,
+        limits: &Limits,
+        keep: fn(&str) -> bool,
+    ) -> Result<Artifact> {
+        Self::open_with(inputs, limits, |_| None, keep)
+    }
+
+    fn open_with(
+        inputs: Vec<Input>,
+        limits: &Limits,
+        rank: DirRank,
+        keep: fn(&str) -> bool,
+    ) -> Result<Artifact> {
         let prefix_with_name = inputs.len() > 1;
         let name = inputs
             .iter()
@@ -266,6 +288,7 @@ impl Artifact {
             .join(" + ");
         let mut builder = Builder {
             rank,
+            keep,
             limits: limits.clone(),
             entries: Vec::new(),
             zips: Vec::new(),
@@ -316,7 +339,10 @@ impl Artifact {
 
     /// The file at `path`, if any.
     pub fn get(&self, path: &str) -> Option<&FileEntry> {
-        self.index.get(path).and_then(|&i| self.entries.get(i))
+        self.entries
+            .binary_search_by(|e| e.path.as_str().cmp(path))
+            .ok()
+            .and_then(|i| self.entries.get(i))
     }
 
     /// The files directly or indirectly below the directory `dir` (no trailing `/`), in path
@@ -596,6 +622,8 @@ pub const MAX_LISTED_PROBLEMS: usize = 1_000;
 struct Builder {
     /// Which directories to announce when a zip is opened (see [`Artifact::open_announcing`]).
     rank: DirRank,
+    /// Which files to list (see [`Artifact::open_only`]).
+    keep: fn(&str) -> bool,
     limits: Limits,
     entries: Vec<FileEntry>,
     zips: Vec<RefCell<zip::ZipContainer>>,
@@ -656,6 +684,9 @@ impl Builder {
             };
             let size = file.data.size();
             self.size += size;
+            if !zip::looks_like_zip_name(&path) && !(self.keep)(&path) {
+                continue;
+            }
             let index = self.host_files.len();
             self.host_files.push(file.data);
             if zip::looks_like_zip_name(&path) {
@@ -743,7 +774,9 @@ impl Builder {
                     Err(e) => self.problem(e.in_file(path.clone())),
                 }
             }
-            self.entries.push(entry);
+            if (self.keep)(&entry.path) {
+                self.entries.push(entry);
+            }
         }
         Ok(())
     }
@@ -783,17 +816,16 @@ impl Builder {
 
     fn finish(mut self, name: String) -> Artifact {
         self.entries.sort_by(|a, b| a.path.cmp(&b.path));
-        let mut index = HashMap::with_capacity(self.entries.len());
-        let mut kept = Vec::with_capacity(self.entries.len());
+        let mut kept: Vec<FileEntry> = Vec::with_capacity(self.entries.len());
         for entry in std::mem::take(&mut self.entries) {
-            if index.contains_key(&entry.path) {
+            // Sorted (stably): copies of a name are adjacent, the first one kept.
+            if kept.last().is_some_and(|k| k.path == entry.path) {
                 self.problem(
                     Error::format("the name appears more than once; the first copy is used")
                         .in_file(entry.path.clone()),
                 );
                 continue;
             }
-            index.insert(entry.path.clone(), kept.len());
             kept.push(entry);
         }
         if self.unlisted_problems > 0 {
@@ -810,7 +842,6 @@ impl Builder {
             name,
             size: self.size,
             entries: kept,
-            index,
             zips: self.zips,
             host_files: self.host_files,
             problems: self.problems,

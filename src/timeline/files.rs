@@ -12,6 +12,7 @@
 //!   written for a commit that never became a snapshot, decoded to show what it held.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::hash::BuildHasher;
 use std::rc::Rc;
 
 use crate::error::Error;
@@ -395,7 +396,7 @@ pub struct RootFiles {
     /// commit's deletion vectors, e.g. a lost COMPACT's).
     pub orphan_index_manifests: Vec<OrphanIndexManifest>,
     /// Files under the root outside the metadata directories, by name (bucket dirs).
-    pub data_files_by_name: HashMap<String, Vec<String>>,
+    pub data_files_by_name: BucketFiles,
     /// Whether the artifact holds a `manifest/` directory for this root.
     pub has_manifest_dir: bool,
     /// Whether the artifact holds any bucket directory for this root.
@@ -848,19 +849,19 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
                 // artifact-incomplete.
                 continue;
             }
-            let present = self
+            let mut dirs = self
                 .out
                 .data_files_by_name
-                .get(&e.file.file_name)
-                .is_some_and(|paths| {
-                    let bucket = format!("bucket-{}", e.bucket);
-                    let postpone = e.bucket == -2;
-                    paths.iter().any(|p| {
-                        let (dir, _) = split_parent(p);
-                        let (_, last) = split_parent(dir);
-                        last == bucket || (postpone && last == "bucket-postpone")
-                    })
-                });
+                .dirs(&e.file.file_name)
+                .peekable();
+            let present = dirs.peek().is_some() && {
+                let bucket = format!("bucket-{}", e.bucket);
+                let postpone = e.bucket == -2;
+                dirs.any(|dir| {
+                    let (_, last) = split_parent(dir);
+                    last == bucket || (postpone && last == "bucket-postpone")
+                })
+            };
             if !present {
                 dangling.push(Dangling {
                     holder: holder.clone(),
@@ -1036,11 +1037,100 @@ fn list_bucket_files(artifact: &Artifact, root: &str, out: &mut RootFiles) {
             continue;
         }
         out.has_data_dirs |= rel.split('/').any(|p| p.starts_with("bucket-"));
-        let (_, name) = split_parent(&f.path);
-        out.data_files_by_name
-            .entry(name.to_string())
-            .or_default()
-            .push(f.path.clone());
+        out.data_files_by_name.push(&f.path);
+    }
+    out.data_files_by_name.finish();
+}
+
+/// The files in a root's bucket directories, looked up by name: [`RootFiles::data_files_by_name`].
+///
+/// A wide table has hundreds of thousands of them, so each is kept in ~70 bytes (its name once
+/// in one buffer, its directory as the index of a directory kept once, a hash of its name) where
+/// a map from each name to its cloned paths took ~350 (`BENCHMARKS.md`, "Wide tables").
+#[derive(Debug, Clone, Default)]
+pub struct BucketFiles {
+    /// The directories (artifact paths), each once.
+    dirs: Vec<String>,
+    /// The files' names, one after the other.
+    names: String,
+    /// Per file, in artifact path order: where its name ends in `names` (it starts where the
+    /// previous one's ends) and its directory in `dirs`.
+    files: Vec<(u32, u32)>,
+    /// Per file, `(hash of its name, index in files)`, sorted: the files of one name are
+    /// adjacent, in path order.
+    by_hash: Vec<(u64, u32)>,
+    /// While adding: each directory's index in `dirs`.
+    dir_index: HashMap<String, u32>,
+    /// The names' hasher, randomly keyed as the standard maps' are (a hostile artifact cannot
+    /// choose names that collide).
+    hasher: std::collections::hash_map::RandomState,
+}
+
+impl BucketFiles {
+    /// Adds the file at artifact path `path`; files come in path order. A root with more than
+    /// 4 Gi files or bytes of names cannot be in an artifact the limits admit.
+    fn push(&mut self, path: &str) {
+        let (dir, name) = split_parent(path);
+        let next = u32::try_from(self.dirs.len()).unwrap_or(u32::MAX);
+        let dir = match self.dir_index.get(dir) {
+            Some(&i) => i,
+            None => {
+                self.dir_index.insert(dir.to_string(), next);
+                self.dirs.push(dir.to_string());
+                next
+            }
+        };
+        self.names.push_str(name);
+        let end = u32::try_from(self.names.len()).unwrap_or(u32::MAX);
+        let index = u32::try_from(self.files.len()).unwrap_or(u32::MAX);
+        self.files.push((end, dir));
+        self.by_hash.push((self.hasher.hash_one(name), index));
+    }
+
+    /// Sorts the lookup table once every file is added.
+    fn finish(&mut self) {
+        self.by_hash.sort_unstable();
+        self.dir_index = HashMap::new();
+    }
+
+    /// The name of file `i`.
+    fn name(&self, i: usize) -> &str {
+        let start = match i.checked_sub(1) {
+            Some(prev) => self.files.get(prev).map_or(0, |f| f.0 as usize),
+            None => 0,
+        };
+        let end = self.files.get(i).map_or(start, |f| f.0 as usize);
+        self.names.get(start..end).unwrap_or("")
+    }
+
+    /// The directories (artifact paths) holding a file named `name`, in path order.
+    pub fn dirs<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        let hash = self.hasher.hash_one(name);
+        let start = self.by_hash.partition_point(|&(h, _)| h < hash);
+        self.by_hash
+            .get(start..)
+            .unwrap_or(&[])
+            .iter()
+            .take_while(move |&&(h, _)| h == hash)
+            .map(|&(_, i)| i as usize)
+            .filter(move |&i| self.name(i) == name)
+            .filter_map(|i| self.files.get(i))
+            .filter_map(|&(_, dir)| self.dirs.get(dir as usize).map(String::as_str))
+    }
+
+    /// The artifact path of the first file (in path order) named `name`.
+    pub fn first_path(&self, name: &str) -> Option<String> {
+        self.dirs(name).next().map(|dir| join(dir, name))
+    }
+
+    /// How many files there are.
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
     }
 }
 
@@ -1182,9 +1272,9 @@ pub fn writer_uuid(file_name: &str) -> Option<&str> {
 pub fn entry_dir(root_files: &RootFiles, root: &str, e: &ManifestEntry) -> Option<String> {
     root_files
         .data_files_by_name
-        .get(&e.file.file_name)
-        .and_then(|p| p.first())
-        .map(|p| relative_to(root, split_parent(p).0))
+        .dirs(&e.file.file_name)
+        .next()
+        .map(|dir| relative_to(root, dir))
 }
 
 /// Sorted, deduplicated names.
