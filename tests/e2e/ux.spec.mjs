@@ -131,7 +131,7 @@ test('filters by severity and by code', async ({ page }) => {
   expect(all).toBeGreaterThan(1);
   await page.locator('[data-filter-code=risky-options]').click();
   await expect(page.locator('li.finding[data-finding-code=risky-options]')).toHaveCount(0);
-  await expect(page.locator('li.finding[data-finding-code=pending-changelog]').first()).toBeVisible();
+  await expect(page.locator('li.finding[data-finding-code=changelog-not-produced]').first()).toBeVisible();
   await page.getByTestId('filter-reset').click();
   await expect(page.locator('li.finding')).toHaveCount(all);
   await page.locator('[data-filter-severity=warning]').click();
