@@ -371,7 +371,7 @@ fn gone_finding(
                 branch_phrase(branch)
             ),
             format!(
-                "Nothing to repair: Paimon deleted it on purpose (paimon-format.md §5.6). Start streaming reads after snapshot {id} (or from the latest snapshot); batch reads and time travel are unaffected."
+                "Nothing to repair: Paimon deleted it on purpose (snapshot expiration removes an expired snapshot's changelog list even when a tag holds the snapshot: ExpireSnapshotsImpl, SnapshotDeletion). Start streaming reads after snapshot {id} (or from the latest snapshot); batch reads and time travel are unaffected."
             ),
             *id,
             format!(
@@ -390,7 +390,7 @@ fn gone_finding(
                 }
             ),
             format!(
-                "Nothing to repair for batch readers (paimon-format.md §5.6). Start streaming reads after snapshot {id}; if an expiration stopped part way, the next expire_snapshots finishes it."
+                "Nothing to repair for batch readers (their base and delta lists are all present). Start streaming reads after snapshot {id}; if an expiration stopped part way, the next expire_snapshots finishes it."
             ),
             *id,
             format!(
@@ -480,7 +480,7 @@ fn missing_finding(t: &Timeline, holders: &[&Holder], files: &[Needed<'_>]) -> F
     }
     if interrupted {
         f = f.evidence(
-            "only the oldest retained snapshots are affected and no tag needs the files: an interrupted snapshot expiration (it deletes data files and manifests before the snapshot files, and never a file a tag needs, paimon-format.md §5.2)",
+            "only the oldest retained snapshots are affected and no tag needs the files: an interrupted snapshot expiration (it deletes data files and manifests before the snapshot files, and never a file a tag needs: ExpireSnapshotsImpl)",
         );
     }
     for n in files.iter().take(EVIDENCE_FILES) {
