@@ -35,6 +35,9 @@ pub const DEFAULT_MAX_AVRO_BLOCK_BYTES: u64 = 64 << 20;
 pub const DEFAULT_MAX_AVRO_RECORDS: u64 = 10_000_000;
 /// Default of `max-rows-kept`: two million rows kept by the row evidence over the whole run.
 pub const DEFAULT_MAX_ROWS_KEPT: u64 = 2_000_000;
+/// Default of `max-evidence-bytes`: 2 GiB of data, changelog and deletion-vector bytes read by
+/// the row evidence over the whole run.
+pub const DEFAULT_MAX_EVIDENCE_BYTES: u64 = 2 << 30;
 /// Default of `max-name-bytes`: 4,096 bytes for one path inside the artifact.
 pub const DEFAULT_MAX_NAME_BYTES: u64 = 4_096;
 
@@ -91,6 +94,12 @@ pub struct Limits {
     /// (every file's kept rows count, the rows it only looks at do not). Past it, the file being read is unreadable for the evidence and
     /// what rests on it is *unknown*, naming the limit.
     pub max_rows_kept: u64,
+    /// `max-evidence-bytes` (default [`DEFAULT_MAX_EVIDENCE_BYTES`]): bytes the row evidence
+    /// reads over the whole run: each data or changelog file it opens (its size, charged before
+    /// it is read) and each distinct deletion-vector range it parses. Past it, the file or
+    /// deletion vector is unreadable for the evidence and what rests on it is *unknown*, naming
+    /// the limit.
+    pub max_evidence_bytes: u64,
 }
 
 impl Default for Limits {
@@ -109,6 +118,7 @@ impl Default for Limits {
             max_avro_records: DEFAULT_MAX_AVRO_RECORDS,
             max_name_bytes: DEFAULT_MAX_NAME_BYTES,
             max_rows_kept: DEFAULT_MAX_ROWS_KEPT,
+            max_evidence_bytes: DEFAULT_MAX_EVIDENCE_BYTES,
         }
     }
 }
@@ -137,6 +147,10 @@ pub const LIMIT_NAMES: &[(&str, &str)] = &[
         "max-rows-kept",
         "rows the row evidence keeps, over the whole run",
     ),
+    (
+        "max-evidence-bytes",
+        "bytes the row evidence reads, over the whole run",
+    ),
 ];
 
 impl Limits {
@@ -160,6 +174,7 @@ impl Limits {
             "max-avro-records" => &mut self.max_avro_records,
             "max-name-bytes" => &mut self.max_name_bytes,
             "max-rows-kept" => &mut self.max_rows_kept,
+            "max-evidence-bytes" => &mut self.max_evidence_bytes,
             other => {
                 let known: Vec<&str> = LIMIT_NAMES.iter().map(|(n, _)| *n).collect();
                 return Err(Error::format(format!(
@@ -188,6 +203,7 @@ impl Limits {
             "max-avro-records" => self.max_avro_records,
             "max-name-bytes" => self.max_name_bytes,
             "max-rows-kept" => self.max_rows_kept,
+            "max-evidence-bytes" => self.max_evidence_bytes,
             _ => return None,
         })
     }

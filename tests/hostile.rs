@@ -814,6 +814,7 @@ fn every_limit_is_named_when_exceeded() {
         ("max-avro-records", "0", &crash, false),
         ("max-name-bytes", "100", &crash, false),
         ("max-rows-kept", "2", &crash, false),
+        ("max-evidence-bytes", "100", &crash, false),
     ];
     let mut covered: Vec<&str> = cases.iter().map(|c| c.0).collect();
     let mut all: Vec<&str> = prv::limits::LIMIT_NAMES.iter().map(|l| l.0).collect();
@@ -831,8 +832,8 @@ fn every_limit_is_named_when_exceeded() {
         }
         // 0 or 1 depending on what the refused files leave of the table's findings.
         assert_ne!(out.code, 2, "{name}: {}", out.stderr);
-        if name == "max-rows-kept" {
-            // The row evidence's budget: the finding stands, its rows say what is unknown.
+        if name == "max-rows-kept" || name == "max-evidence-bytes" {
+            // The row evidence's budgets: the finding stands, its rows say what is unknown.
             let report = json(&out);
             let rows: Vec<&serde_json::Value> = report["tables"]
                 .as_array()

@@ -554,3 +554,51 @@ fn ray_checkpoint_ids_share_the_runs_row_budget() {
         "the limit is not named"
     );
 }
+
+/// The row evidence's bytes are budgeted over the whole run (`max-evidence-bytes`): every data
+/// and changelog file it opens is charged its size before it is read, across all tables
+/// together. With the default budget the evidence of the crashed tables is read; with the
+/// budget spent nothing more is read, and the evidence says unknown, naming the limit.
+#[test]
+fn the_evidence_bytes_budget_is_for_the_whole_run() {
+    let bytes = std::fs::read(fixture("writers/j09_dv_crash.zip")).unwrap();
+    let run = |max_evidence_bytes: u64| {
+        let limits = prv::Limits {
+            max_evidence_bytes,
+            ..prv::Limits::default()
+        };
+        let a = Artifact::open(
+            vec![prv::source::Input::Zip {
+                name: "dv.zip".into(),
+                data: std::rc::Rc::new(bytes.clone()),
+            }],
+            &limits,
+        )
+        .unwrap();
+        let r = analyze(&a, &AnalysisOptions::default(), &mut |_| {});
+        (prv::report::json::render(&r), a.evidence_bytes())
+    };
+    let (json, spent) = run(prv::limits::DEFAULT_MAX_EVIDENCE_BYTES);
+    assert!(spent > 0, "nothing was charged");
+    assert!(
+        !json.contains("max-evidence-bytes"),
+        "the default budget was reached"
+    );
+    // Enough for some files, not for all of them: the run stops charging at the budget.
+    let (json, cut) = run(spent / 2);
+    assert!(
+        cut <= spent / 2,
+        "{cut} charged past the budget of {}",
+        spent / 2
+    );
+    assert!(
+        json.contains("limit max-evidence-bytes"),
+        "the limit is not named"
+    );
+    let (json, none) = run(1);
+    assert_eq!(none, 0, "nothing fits in one byte");
+    assert!(
+        json.contains("limit max-evidence-bytes"),
+        "the limit is not named"
+    );
+}

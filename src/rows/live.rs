@@ -491,7 +491,11 @@ fn deletion_vectors(
         for r in needed {
             let read = match parsed.get(&(r.offset, r.length)) {
                 Some(dv) => Ok(Rc::clone(dv)),
-                None => read_deletion_vector(&bytes, r.offset, r.length).map(Rc::new),
+                None => t
+                    .artifact
+                    .charge_evidence_bytes(u64::try_from(r.length).unwrap_or(u64::MAX))
+                    .and_then(|()| read_deletion_vector(&bytes, r.offset, r.length))
+                    .map(Rc::new),
             };
             match read {
                 Ok(dv) => {

@@ -182,6 +182,9 @@ pub fn open_artifact_file<'a>(artifact: &'a Artifact, path: &str) -> Result<Data
     let entry = artifact
         .get(path)
         .ok_or_else(|| Error::missing("the file is not in the artifact").in_file(path))?;
+    artifact
+        .charge_evidence_bytes(entry.size)
+        .map_err(|e| e.in_file(path))?;
     let head = || {
         artifact
             .read_range(entry, 0, entry.size.min(4))

@@ -238,6 +238,8 @@ pub struct Artifact {
     stats: Cell<SourceStats>,
     /// Rows the row evidence has kept so far this run (`max-rows-kept`).
     rows_kept: Cell<u64>,
+    /// Bytes the row evidence has read so far this run (`max-evidence-bytes`).
+    evidence_bytes: Cell<u64>,
 }
 
 impl Artifact {
@@ -381,6 +383,28 @@ impl Artifact {
     /// Counts `n` rows kept by the row evidence (`max-rows-kept`, over the run).
     pub fn count_rows_kept(&self, n: u64) {
         self.rows_kept.set(self.rows_kept.get().saturating_add(n));
+    }
+
+    /// Bytes the row evidence has read so far this run (see [`Limits::max_evidence_bytes`]).
+    pub fn evidence_bytes(&self) -> u64 {
+        self.evidence_bytes.get()
+    }
+
+    /// Charges `n` bytes to the row evidence's whole-run budget (`max-evidence-bytes`), or
+    /// refuses them, naming the limit, when they would pass it (nothing is charged then).
+    pub fn charge_evidence_bytes(&self, n: u64) -> Result<()> {
+        let spent = self.evidence_bytes.get();
+        let max = self.limits.max_evidence_bytes;
+        if spent.saturating_add(n) > max {
+            return Err(Error::limit(
+                "max-evidence-bytes",
+                format!(
+                    "{n} more bytes would pass the {max} bytes the row evidence may read over the whole run ({spent} read so far)"
+                ),
+            ));
+        }
+        self.evidence_bytes.set(spent.saturating_add(n));
+        Ok(())
     }
 
     /// The limits this artifact was opened with.
@@ -848,6 +872,7 @@ impl Builder {
             limits: self.limits,
             stats: Cell::new(stats),
             rows_kept: Cell::new(0),
+            evidence_bytes: Cell::new(0),
         }
     }
 }
