@@ -64,7 +64,7 @@ const www = `${out}/www`;
 if (build) {
   const env = `${root}/scripts/wasm-env.sh`;
   console.error('building bench/core-wasm for wasm32 ...');
-  execFileSync(env, ['cargo', 'build', '--release', '--target', 'wasm32-unknown-unknown', '-p', 'prv-core-wasm'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(env, ['cargo', 'build', '--release', '--target', 'wasm32-unknown-unknown', '--manifest-path', `${root}/bench/core-wasm/Cargo.toml`], { stdio: ['ignore', 'ignore', 'inherit'] });
   const targetDir = execFileSync(env, ['sh', '-c', 'printf %s "$CARGO_TARGET_DIR"']).toString();
   const wasm = `${targetDir}/wasm32-unknown-unknown/release/prv_core_wasm.wasm`;
   rmSync(out, { recursive: true, force: true });
@@ -80,7 +80,7 @@ if (build) {
         '--export=__tls_size', '--export=__tls_align', '--export=__tls_base'].map((a) => `-C link-arg=${a}`),
     ].join(' ');
     const features = arenas ? ['--features', 'arenas'] : [];
-    execFileSync(env, ['cargo', 'build', '--release', '--target', 'wasm32-unknown-unknown', '-p', 'prv-core-wasm', ...features], {
+    execFileSync(env, ['cargo', 'build', '--release', '--target', 'wasm32-unknown-unknown', '--manifest-path', `${root}/bench/core-wasm/Cargo.toml`, ...features], {
       stdio: ['ignore', 'ignore', 'inherit'],
       env: { ...process.env, PRV_WASM_FLAVOUR: 'debian', PRV_WASM_TARGET_DIR: mtTarget, RUSTFLAGS: flags },
     });
