@@ -39,6 +39,9 @@ pub mod time;
 pub mod timeline;
 pub mod warehouse;
 
+#[cfg(test)]
+mod test_support;
+
 pub use analysis::{analyze, analyze_prefetched, run, Analysis, AnalysisOptions, Progress};
 pub use error::{Error, ErrorKind, Result};
 pub use findings::Report;

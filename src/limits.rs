@@ -254,6 +254,34 @@ pub fn parse_size(s: &str) -> Option<u64> {
     n.checked_mul(1u64 << shift)
 }
 
+/// Memory for the values of one read of a data file (`max-entry-bytes`), charged before it is
+/// taken: the Parquet and ORC readers' one accounting of what decoded values cost.
+pub(crate) struct ReadBudget {
+    left: u64,
+    limit: u64,
+}
+
+impl ReadBudget {
+    pub(crate) fn new(limit: u64) -> Self {
+        ReadBudget { left: limit, limit }
+    }
+
+    /// Takes `bytes` from what is left, or a `limit` error naming `max-entry-bytes`.
+    pub(crate) fn charge(&mut self, bytes: u64) -> Result<()> {
+        if bytes > self.left {
+            return Err(Error::limit(
+                "max-entry-bytes",
+                format!(
+                    "the values read would take more than {} bytes of memory",
+                    self.limit
+                ),
+            ));
+        }
+        self.left -= bytes;
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,33 +20,11 @@ use super::meta::{Encoding, Kind};
 use super::rle::{self, Cursor};
 use super::OrcColumn;
 use crate::error::{Error, Result, ResultExt};
+use crate::limits::ReadBudget;
 use crate::parquet::Value;
 
 /// Seconds from 1970-01-01 to ORC's timestamp epoch, 2015-01-01 00:00:00 UTC.
 const ORC_EPOCH_SECONDS: i64 = 1_420_070_400;
-
-/// Memory for values, charged before it is taken (`max-entry-bytes`).
-pub(crate) struct Budget {
-    left: u64,
-    limit: u64,
-}
-
-impl Budget {
-    pub(crate) fn new(limit: u64) -> Self {
-        Budget { left: limit, limit }
-    }
-
-    pub(crate) fn charge(&mut self, bytes: u64) -> Result<()> {
-        if bytes > self.left {
-            return Err(Error::limit(
-                "max-entry-bytes",
-                format!("the values read would take more than {} bytes", self.limit),
-            ));
-        }
-        self.left -= bytes;
-        Ok(())
-    }
-}
 
 /// The inflated streams of one column in one stripe.
 #[derive(Default)]
@@ -81,7 +59,7 @@ fn in_stream<T>(r: Result<T>, name: &str) -> Result<T> {
 pub(crate) fn decode(
     spec: &Spec<'_>,
     streams: &Streams,
-    budget: &mut Budget,
+    budget: &mut ReadBudget,
     out: &mut Vec<Value>,
 ) -> Result<()> {
     let rows = spec.rows;
@@ -123,7 +101,7 @@ pub(crate) fn decode(
 }
 
 /// The `n` non-null values.
-fn values(spec: &Spec<'_>, s: &Streams, n: usize, budget: &mut Budget) -> Result<Vec<Value>> {
+fn values(spec: &Spec<'_>, s: &Streams, n: usize, budget: &mut ReadBudget) -> Result<Vec<Value>> {
     let v2 = spec.encoding.v2();
     let ints = |name: &str, stream_bytes: &Option<Vec<u8>>, count: usize, signed: bool| {
         let mut c = stream(stream_bytes, name)?;
@@ -229,7 +207,7 @@ fn byte_values(
     name: &str,
     lengths: &[i64],
     text: bool,
-    budget: &mut Budget,
+    budget: &mut ReadBudget,
 ) -> Result<Vec<Value>> {
     let mut c = stream(data, name)?;
     let mut out = Vec::with_capacity(lengths.len());
@@ -427,24 +405,14 @@ mod tests {
         };
         // RLE v1, one literal each: the seconds (zigzag), nanoseconds 5 * 10^8 (5 << 3 | 7)
         let mut data = vec![0xff];
-        let z = ((secs_since_2015 << 1) ^ (secs_since_2015 >> 63)) as u64;
-        let mut v = z;
-        loop {
-            let b = (v & 0x7f) as u8;
-            v >>= 7;
-            if v == 0 {
-                data.push(b);
-                break;
-            }
-            data.push(b | 0x80);
-        }
+        crate::test_support::varint(&mut data, crate::test_support::zigzag(secs_since_2015));
         let streams = Streams {
             data: Some(data),
             secondary: Some(vec![0xff, 5 << 3 | 7]),
             ..Streams::default()
         };
         let mut out = Vec::new();
-        decode(&spec, &streams, &mut Budget::new(1 << 20), &mut out)?;
+        decode(&spec, &streams, &mut ReadBudget::new(1 << 20), &mut out)?;
         Ok(out)
     }
 

@@ -46,7 +46,8 @@ use std::borrow::Cow;
 
 use crate::error::{Error, Result, ResultExt};
 use crate::limits::Limits;
-use crate::parquet::{LogicalType, ParquetSource, TimeUnit, Value};
+use crate::limits::ReadBudget;
+use crate::parquet::{slice_at, Held, LogicalType, ParquetSource, TimeUnit, Value};
 
 pub use meta::{Compression, Kind};
 
@@ -88,8 +89,7 @@ impl OrcColumn {
 
 /// An open ORC file: its tail decoded, ready to read columns.
 pub struct OrcFile<S> {
-    source: S,
-    whole: Option<Vec<u8>>,
+    source: Held<S>,
     size: u64,
     postscript: PostScript,
     footer: Footer,
@@ -108,20 +108,6 @@ impl<S> std::fmt::Debug for OrcFile<S> {
     }
 }
 
-fn slice_at(bytes: &[u8], offset: u64, len: u64) -> Result<&[u8]> {
-    usize::try_from(offset)
-        .ok()
-        .zip(usize::try_from(len).ok())
-        .and_then(|(o, l)| bytes.get(o..o.checked_add(l)?))
-        .ok_or_else(|| {
-            Error::format(format!(
-                "bytes {offset}..{} lie outside the file's {} bytes",
-                offset.saturating_add(len),
-                bytes.len()
-            ))
-        })
-}
-
 impl<S: ParquetSource> OrcFile<S> {
     /// Reads the tail: PostScript, footer, types.
     ///
@@ -134,16 +120,8 @@ impl<S: ParquetSource> OrcFile<S> {
                 "expected an ORC file (at least 4 bytes), found {size} bytes"
             )));
         }
-        let whole = if source.as_bytes().is_none()
-            && size <= WHOLE_FILE_BYTES.min(limits.max_entry_bytes)
-        {
-            Some(source.read_at(0, size)?)
-        } else {
-            None
-        };
         let mut file = OrcFile {
-            source,
-            whole,
+            source: Held::new(source, WHOLE_FILE_BYTES.min(limits.max_entry_bytes))?,
             size,
             postscript: PostScript {
                 footer_length: 0,
@@ -236,12 +214,8 @@ impl<S: ParquetSource> OrcFile<S> {
         Ok(file)
     }
 
-    /// Bytes `offset..offset + len`: borrowed when the file is in memory, read otherwise.
     fn bytes(&self, offset: u64, len: u64) -> Result<Cow<'_, [u8]>> {
-        if let Some(all) = self.source.as_bytes().or(self.whole.as_deref()) {
-            return slice_at(all, offset, len).map(Cow::Borrowed);
-        }
-        self.source.read_at(offset, len).map(Cow::Owned)
+        self.source.bytes(offset, len)
     }
 
     /// Rows in the file.
@@ -294,7 +268,7 @@ impl<S: ParquetSource> OrcFile<S> {
             }
             selected.push(col);
         }
-        let mut budget = column::Budget::new(limits.max_entry_bytes);
+        let mut budget = ReadBudget::new(limits.max_entry_bytes);
         budget.charge(
             self.footer
                 .rows
@@ -327,7 +301,7 @@ impl<S: ParquetSource> OrcFile<S> {
         si: usize,
         selected: &[&OrcColumn],
         dec: &mut Decompressor,
-        budget: &mut column::Budget,
+        budget: &mut ReadBudget,
         limits: &Limits,
         out: &mut [Vec<Value>],
     ) -> Result<()> {

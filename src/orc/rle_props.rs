@@ -6,22 +6,7 @@
 use proptest::prelude::*;
 
 use super::rle::{booleans, bytes, integers, Cursor};
-
-fn varint(out: &mut Vec<u8>, mut v: u64) {
-    loop {
-        let b = (v & 0x7f) as u8;
-        v >>= 7;
-        if v == 0 {
-            out.push(b);
-            return;
-        }
-        out.push(b | 0x80);
-    }
-}
-
-fn zigzag(v: i64) -> u64 {
-    ((v << 1) ^ (v >> 63)) as u64
-}
+use crate::test_support::{varint, zigzag};
 
 /// Bit-packs values of `width` bits, most significant first, padding the last byte.
 fn pack(out: &mut Vec<u8>, values: &[u64], width: u32) {

@@ -9,6 +9,7 @@
 use super::metadata::{ColumnInfo, LogicalType, PhysicalType};
 use super::value::Value;
 use crate::error::{Error, Result};
+use crate::limits::ReadBudget;
 
 /// A Parquet encoding (`Encoding` in the Thrift definition).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,32 +58,6 @@ impl Encoding {
     }
 }
 
-/// Memory accounting for decoded values (`max-entry-bytes` for one read).
-pub(crate) struct Budget {
-    left: u64,
-    limit: u64,
-}
-
-impl Budget {
-    pub(crate) fn new(limit: u64) -> Self {
-        Budget { left: limit, limit }
-    }
-
-    pub(crate) fn charge(&mut self, bytes: u64) -> Result<()> {
-        if bytes > self.left {
-            return Err(Error::limit(
-                "max-entry-bytes",
-                format!(
-                    "the values read would take more than {} bytes of memory",
-                    self.limit
-                ),
-            ));
-        }
-        self.left -= bytes;
-        Ok(())
-    }
-}
-
 /// How a column's physical values become [`Value`]s.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Conv {
@@ -127,7 +102,7 @@ impl Conv {
     }
 
     #[inline]
-    fn bytes(&self, b: &[u8], budget: &mut Budget) -> Result<Value> {
+    fn bytes(&self, b: &[u8], budget: &mut ReadBudget) -> Result<Value> {
         budget.charge(b.len() as u64)?;
         Ok(if self.physical == PhysicalType::FixedLenByteArray {
             Value::FixedBytes(b.into())
@@ -161,7 +136,7 @@ impl Conv {
 
     /// Converts one fixed-width little-endian value (`b` has the width of the physical type).
     #[inline]
-    fn fixed(&self, b: &[u8], budget: &mut Budget) -> Result<Value> {
+    fn fixed(&self, b: &[u8], budget: &mut ReadBudget) -> Result<Value> {
         Ok(match self.physical {
             PhysicalType::Int32 => self.int32(i32::from_le_bytes(arr4(b))),
             PhysicalType::Int64 => Value::Int(i64::from_le_bytes(arr8(b))),
@@ -237,7 +212,7 @@ pub(crate) fn decode_values(
     conv: &Conv,
     dict: Option<&[Value]>,
     scratch: &mut Scratch,
-    budget: &mut Budget,
+    budget: &mut ReadBudget,
     out: &mut Vec<Value>,
 ) -> Result<()> {
     match enc {
@@ -328,7 +303,7 @@ pub(crate) fn plain(
     data: &[u8],
     n: usize,
     conv: &Conv,
-    budget: &mut Budget,
+    budget: &mut ReadBudget,
     out: &mut Vec<Value>,
 ) -> Result<usize> {
     match conv.physical {
@@ -645,7 +620,7 @@ fn byte_arrays_by_length(
     lengths: &[i64],
     n: usize,
     conv: &Conv,
-    budget: &mut Budget,
+    budget: &mut ReadBudget,
     out: &mut Vec<Value>,
 ) -> Result<usize> {
     if lengths.len() != n {
@@ -674,7 +649,7 @@ fn delta_byte_array(
     n: usize,
     conv: &Conv,
     scratch: &mut Scratch,
-    budget: &mut Budget,
+    budget: &mut ReadBudget,
     out: &mut Vec<Value>,
 ) -> Result<()> {
     scratch.ints.clear();
@@ -727,7 +702,7 @@ fn byte_stream_split(
     data: &[u8],
     n: usize,
     conv: &Conv,
-    budget: &mut Budget,
+    budget: &mut ReadBudget,
     out: &mut Vec<Value>,
 ) -> Result<()> {
     let k = conv.width();
@@ -756,9 +731,10 @@ fn byte_stream_split(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::{varint, zigzag};
 
-    fn big_budget() -> Budget {
-        Budget::new(u64::MAX)
+    fn big_budget() -> ReadBudget {
+        ReadBudget::new(u64::MAX)
     }
 
     #[test]
@@ -790,28 +766,16 @@ mod tests {
         assert!(bit_packed_msb(&[], 1, 8, &mut out).is_err());
     }
 
-    fn uv(out: &mut Vec<u8>, mut v: u64) {
-        loop {
-            let b = (v & 0x7f) as u8;
-            v >>= 7;
-            if v == 0 {
-                out.push(b);
-                return;
-            }
-            out.push(b | 0x80);
-        }
-    }
-
     fn zz(out: &mut Vec<u8>, v: i64) {
-        uv(out, ((v << 1) ^ (v >> 63)) as u64);
+        varint(out, zigzag(v));
     }
 
     /// A simple DELTA_BINARY_PACKED encoder (block 128, 4 miniblocks of 32).
     pub(crate) fn encode_delta(values: &[i64]) -> Vec<u8> {
         let mut out = Vec::new();
-        uv(&mut out, 128);
-        uv(&mut out, 4);
-        uv(&mut out, values.len() as u64);
+        varint(&mut out, 128);
+        varint(&mut out, 4);
+        varint(&mut out, values.len() as u64);
         zz(&mut out, values.first().copied().unwrap_or(0));
         let deltas: Vec<i64> = values.windows(2).map(|w| w[1].wrapping_sub(w[0])).collect();
         for block in deltas.chunks(128) {
@@ -940,7 +904,7 @@ mod tests {
         )
         .is_err());
         // The budget stops large payloads.
-        let mut tiny = Budget::new(3);
+        let mut tiny = ReadBudget::new(3);
         assert_eq!(
             decode_values(
                 Encoding::DeltaByteArray,

@@ -40,7 +40,7 @@ mod thrift;
 mod value;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use std::borrow::Cow;
 
@@ -51,7 +51,7 @@ use crate::source::{Artifact, FileEntry};
 pub use metadata::{ColumnInfo, LogicalType, PhysicalType, TimeUnit};
 pub use value::Value;
 
-use encoding::Budget;
+use crate::limits::ReadBudget;
 use metadata::FileMeta;
 use page::ChunkDecoder;
 
@@ -174,7 +174,43 @@ impl ParquetSource for ArtifactFile<'_> {
     }
 }
 
-fn slice_at(bytes: &[u8], offset: u64, len: u64) -> Result<&[u8]> {
+/// A data file's source, held with the whole file when it was small enough to read at once:
+/// the one home of "borrow the bytes when they are in memory, read the range otherwise" for
+/// every columnar reader (Parquet here, ORC in [`crate::orc`]).
+pub(crate) struct Held<S> {
+    source: S,
+    whole: Option<Vec<u8>>,
+}
+
+impl<S: ParquetSource> Held<S> {
+    /// Holds `source`, reading it whole when it is not in memory already and is at most
+    /// `whole_up_to` bytes.
+    pub(crate) fn new(source: S, whole_up_to: u64) -> Result<Held<S>> {
+        let size = source.size();
+        let whole = if source.as_bytes().is_none() && size <= whole_up_to {
+            Some(source.read_at(0, size)?)
+        } else {
+            None
+        };
+        Ok(Held { source, whole })
+    }
+
+    /// Whether every byte is in memory (then [`Held::bytes`] never reads).
+    pub(crate) fn in_memory(&self) -> bool {
+        self.source.as_bytes().is_some() || self.whole.is_some()
+    }
+
+    /// Bytes `offset..offset + len`: borrowed when the file is in memory, read otherwise.
+    pub(crate) fn bytes(&self, offset: u64, len: u64) -> Result<Cow<'_, [u8]>> {
+        if let Some(all) = self.source.as_bytes().or(self.whole.as_deref()) {
+            return slice_at(all, offset, len).map(Cow::Borrowed);
+        }
+        self.source.read_at(offset, len).map(Cow::Owned)
+    }
+}
+
+/// `bytes[offset..offset + len]`, or a `format` error naming the range and the file's size.
+pub(crate) fn slice_at(bytes: &[u8], offset: u64, len: u64) -> Result<&[u8]> {
     usize::try_from(offset)
         .ok()
         .zip(usize::try_from(len).ok())
@@ -190,9 +226,7 @@ fn slice_at(bytes: &[u8], offset: u64, len: u64) -> Result<&[u8]> {
 
 /// An open Parquet file: its footer decoded, ready to read columns.
 pub struct ParquetFile<S> {
-    source: S,
-    /// The whole file, when it was small enough to read at once.
-    whole: Option<Vec<u8>>,
+    source: Held<S>,
     size: u64,
     /// Where the footer starts: column chunks must end before.
     footer_start: u64,
@@ -228,16 +262,8 @@ impl<S: ParquetSource> ParquetFile<S> {
                 "expected a Parquet file (at least 12 bytes), found {size} bytes"
             )));
         }
-        let whole = if source.as_bytes().is_none()
-            && size <= tuning.whole_file.min(limits.max_entry_bytes)
-        {
-            Some(source.read_at(0, size)?)
-        } else {
-            None
-        };
         let mut file = ParquetFile {
-            source,
-            whole,
+            source: Held::new(source, tuning.whole_file.min(limits.max_entry_bytes))?,
             size,
             footer_start: 0,
             meta: FileMeta::default(),
@@ -298,12 +324,8 @@ impl<S: ParquetSource> ParquetFile<S> {
         Ok(file)
     }
 
-    /// Bytes `offset..offset + len`: borrowed when the file is in memory, read otherwise.
     fn bytes(&self, offset: u64, len: u64) -> Result<Cow<'_, [u8]>> {
-        if let Some(all) = self.source.as_bytes().or(self.whole.as_deref()) {
-            return slice_at(all, offset, len).map(Cow::Borrowed);
-        }
-        self.source.read_at(offset, len).map(Cow::Owned)
+        self.source.bytes(offset, len)
     }
 
     /// Rows in the file (the footer's count).
@@ -343,6 +365,19 @@ impl<S: ParquetSource> ParquetFile<S> {
     /// (`max-entry-bytes`) when a read, a page, or the values would exceed it; `format` for
     /// damaged data, with the row group, column and page in the context.
     pub fn read_columns(&self, names: &[&str], limits: &Limits) -> Result<RowBatch> {
+        self.read_columns_head(names, limits, u64::MAX)
+    }
+
+    /// The first `max_rows` rows of the named columns (all of them when the file has fewer),
+    /// decoding no page past the one that holds the last of them: row groups after it are not
+    /// read, and memory follows `max_rows`, not the file. Errors as [`Self::read_columns`], for
+    /// what is read.
+    pub fn read_columns_head(
+        &self,
+        names: &[&str],
+        limits: &Limits,
+        max_rows: u64,
+    ) -> Result<RowBatch> {
         let mut selected = Vec::with_capacity(names.len());
         for &name in names {
             let idx = self
@@ -376,7 +411,8 @@ impl<S: ParquetSource> ParquetFile<S> {
             .iter()
             .try_fold(0u64, |acc, rg| acc.checked_add(rg.num_rows as u64))
             .ok_or_else(|| Error::format("the row counts overflow"))?;
-        let mut budget = Budget::new(limits.max_entry_bytes);
+        let total_rows = total_rows.min(max_rows);
+        let mut budget = ReadBudget::new(limits.max_entry_bytes);
         budget.charge(
             total_rows
                 .saturating_mul(selected.len() as u64)
@@ -396,7 +432,13 @@ impl<S: ParquetSource> ParquetFile<S> {
 
         // Plan: the byte range of every chunk to read, in (row group, column) order.
         let mut plan = Vec::with_capacity(self.meta.row_groups.len() * selected.len());
+        let mut rows_before = 0u64; // rows of the row groups before this one
         for (g, rg) in self.meta.row_groups.iter().enumerate() {
+            if rows_before >= total_rows {
+                break; // every row asked for lies in the row groups before
+            }
+            let want = total_rows - rows_before;
+            rows_before = rows_before.saturating_add(rg.num_rows as u64);
             if rg.num_rows == 0 {
                 continue; // nothing to read (writers leave such chunks' offsets at 0)
             }
@@ -414,10 +456,10 @@ impl<S: ParquetSource> ParquetFile<S> {
                     .chunk_range(chunk, limits)
                     .context(|| format!("column {}", col.name))
                     .context(|| format!("row group {g}"))?;
-                plan.push((g, k, i, range));
+                plan.push((g, k, i, range, want));
             }
         }
-        let in_memory = self.source.as_bytes().is_some() || self.whole.is_some();
+        let in_memory = self.source.in_memory();
         let groups = if in_memory {
             Vec::new()
         } else {
@@ -430,7 +472,7 @@ impl<S: ParquetSource> ParquetFile<S> {
 
         let mut decoder = ChunkDecoder::new();
         let mut current: Option<(usize, Vec<u8>)> = None;
-        for (g, k, i, (start, end)) in plan {
+        for (g, k, i, (start, end), want) in plan {
             let rg = self
                 .meta
                 .row_groups
@@ -452,7 +494,7 @@ impl<S: ParquetSource> ParquetFile<S> {
                 let (gs, ge) = groups.get(gi).copied().unwrap_or((start, end));
                 if current.as_ref().map(|c| c.0) != Some(gi) {
                     drop(current.take()); // free the previous read first
-                    current = Some((gi, self.source.read_at(gs, ge - gs)?));
+                    current = Some((gi, self.source.bytes(gs, ge - gs)?.into_owned()));
                 }
                 let buf = current.as_ref().map(|c| c.1.as_slice()).unwrap_or(&[]);
                 Cow::Borrowed(slice_at(buf, start - gs, end - start)?)
@@ -462,7 +504,10 @@ impl<S: ParquetSource> ParquetFile<S> {
                     &bytes,
                     &out.info,
                     chunk,
-                    usize::try_from(rg.num_rows).unwrap_or(usize::MAX),
+                    (
+                        usize::try_from(rg.num_rows).unwrap_or(usize::MAX),
+                        usize::try_from(want).unwrap_or(usize::MAX),
+                    ),
                     limits.max_entry_bytes,
                     limits.max_ratio,
                     &mut budget,
@@ -470,6 +515,9 @@ impl<S: ParquetSource> ParquetFile<S> {
                 )
                 .context(|| format!("column {ctx_col}"))
                 .context(|| format!("row group {g}"))?;
+        }
+        for c in &mut columns {
+            c.values.truncate(total); // the last page read may hold more than asked for
         }
         Ok(RowBatch {
             num_rows: total,

@@ -2,11 +2,12 @@
 //! pages v1 and v2, index pages skipped) into values with nulls placed by definition levels.
 
 use super::codec::{Codec, Decompressor};
-use super::encoding::{self, Budget, Conv, Encoding, Scratch};
+use super::encoding::{self, Conv, Encoding, Scratch};
 use super::metadata::{ChunkMeta, ColumnInfo, PhysicalType};
 use super::thrift::{ty, Reader};
 use super::value::Value;
 use crate::error::{Error, Result, ResultExt};
+use crate::limits::ReadBudget;
 
 /// Pages up to this size are never refused by the `max-ratio` check.
 const RATIO_FLOOR: u64 = 1 << 20;
@@ -165,18 +166,21 @@ impl ChunkDecoder {
     }
 
     /// Decodes the chunk `bytes` of column `col` (`rows` rows in its row group), appending
-    /// exactly `rows` values to `out`. `max_page` bounds each decompressed page, `max_ratio`
-    /// its size relative to the compressed page.
+    /// its values to `out`: all `rows` of them when `want >= rows`. Otherwise decoding stops at
+    /// the end of the first page that brings the values read to `want`, so `out` gains at least
+    /// `want` values and at most one page more (every page is still checked against `rows`).
+    /// `max_page` bounds each decompressed page, `max_ratio` its size relative to the
+    /// compressed page.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn read_chunk(
         &mut self,
         bytes: &[u8],
         col: &ColumnInfo,
         chunk: &ChunkMeta,
-        rows: usize,
+        (rows, want): (usize, usize),
         max_page: u64,
         max_ratio: u64,
-        budget: &mut Budget,
+        budget: &mut ReadBudget,
         out: &mut Vec<Value>,
     ) -> Result<()> {
         if col.max_rep_level > 0 {
@@ -200,7 +204,8 @@ impl ChunkDecoder {
         let mut got = 0usize;
         let mut pos = 0usize;
         let mut page_no = 0usize;
-        while got < rows {
+        let want = want.min(rows);
+        while got < want {
             let rest = bytes.get(pos..).unwrap_or(&[]);
             if rest.is_empty() {
                 return Err(Error::format(format!(
@@ -282,7 +287,7 @@ impl ChunkDecoder {
         h: &PageHeader,
         body: &[u8],
         st: &PageState<'_>,
-        budget: &mut Budget,
+        budget: &mut ReadBudget,
     ) -> Result<()> {
         let dh = h
             .dict
@@ -326,7 +331,7 @@ impl ChunkDecoder {
         st: &PageState<'_>,
         left: usize,
         have_dict: bool,
-        budget: &mut Budget,
+        budget: &mut ReadBudget,
         out: &mut Vec<Value>,
     ) -> Result<usize> {
         let dict = if have_dict {

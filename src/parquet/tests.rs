@@ -650,11 +650,11 @@ fn random_access_sources_work_through_an_artifact_folder() {
 }
 
 /// Hand-built files: one optional INT64 column `x`, one row group, the given pages.
-mod handmade {
+pub(crate) mod handmade {
     use super::super::thrift::{ty, write::Writer};
     use super::*;
 
-    pub(super) struct Page {
+    pub(crate) struct Page {
         pub kind: i32,
         pub num_values: i32,
         pub encoding: i32,
@@ -663,7 +663,7 @@ mod handmade {
         pub body: Vec<u8>,
     }
 
-    pub(super) fn data_page(
+    pub(crate) fn data_page(
         num_values: i32,
         encoding: i32,
         def_encoding: i32,
@@ -705,7 +705,7 @@ mod handmade {
     }
 
     /// The file: `PAR1`, the pages, the footer.
-    pub(super) fn file(rows: i64, codec: i32, pages: &[Page]) -> Vec<u8> {
+    pub(crate) fn file(rows: i64, codec: i32, pages: &[Page]) -> Vec<u8> {
         let mut data = b"PAR1".to_vec();
         let start = data.len() as i64;
         for p in pages {
@@ -756,6 +756,26 @@ mod handmade {
 
     fn plain_i64(values: &[i64]) -> Vec<u8> {
         values.iter().flat_map(|v| v.to_le_bytes()).collect()
+    }
+
+    /// A PLAIN data page of `values`, none null (definition levels: one RLE run of 1s).
+    pub(crate) fn present_i64(values: &[i64]) -> Page {
+        let n = values.len() as i32;
+        let mut body = 2u32.to_le_bytes().to_vec();
+        body.extend_from_slice(&[(values.len() << 1) as u8, 1]);
+        body.extend(plain_i64(values));
+        data_page(n, 0, 3, body)
+    }
+
+    /// Three pages of `x` (1 2 3, 4 5 6, then a page whose values are missing): reading the
+    /// whole chunk is an error, its first six rows are not.
+    pub(crate) fn broken_after_six() -> Vec<u8> {
+        let broken = data_page(3, 0, 3, vec![2, 0, 0, 0, 3 << 1, 1]);
+        file(
+            9,
+            0,
+            &[present_i64(&[1, 2, 3]), present_i64(&[4, 5, 6]), broken],
+        )
     }
 
     fn read(bytes: &[u8]) -> Result<Vec<Value>> {
@@ -864,6 +884,49 @@ mod handmade {
         let e = read(&f).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Limit, "{e}");
         assert!(e.to_string().contains("max-ratio"), "{e}");
+    }
+
+    #[test]
+    fn a_head_read_decodes_no_page_past_the_rows_asked_for() {
+        let f = broken_after_six();
+        let limits = Limits::default();
+        let file = ParquetFile::open(f.as_slice(), &limits).unwrap();
+        assert!(file.read_columns(&["x"], &limits).is_err());
+        let head = |n: u64| {
+            file.read_columns_head(&["x"], &limits, n)
+                .map(|b| (b.num_rows, b.columns.into_iter().next().map(|c| c.values)))
+        };
+        let ints = |v: &[i64]| Some(v.iter().map(|&i| Value::Int(i)).collect::<Vec<_>>());
+        // Within a page the page is read whole and cut to the rows asked for.
+        assert_eq!(head(4).unwrap(), (4, ints(&[1, 2, 3, 4])));
+        assert_eq!(head(6).unwrap(), (6, ints(&[1, 2, 3, 4, 5, 6])));
+        assert_eq!(head(0).unwrap(), (0, ints(&[])));
+        // The seventh row is in the broken page.
+        let e = head(7).unwrap_err().to_string();
+        assert!(e.contains("row group 0: column x: page 2:"), "{e}");
+    }
+
+    #[test]
+    fn a_head_read_skips_the_row_groups_after_it() {
+        // The whole file's rows, asked for in full and in part, from the fixture's row groups.
+        let data = generated("crc.parquet");
+        let limits = Limits::default();
+        let f = ParquetFile::open(data.as_slice(), &limits).unwrap();
+        let first = f.meta.row_groups[0].num_rows as u64;
+        // Damage the second row group's chunk of i64: only a read that reaches it fails.
+        let chunk = &f.meta.row_groups[1].columns[3];
+        let (start, end) = chunk.range().unwrap();
+        let mut bad = data.clone();
+        bad[(start + (end - start) * 3 / 4) as usize] ^= 0x55;
+        let whole = f.read_columns(&["i64"], &limits).unwrap();
+        let bad = ParquetFile::open(bad.as_slice(), &limits).unwrap();
+        assert!(bad.read_columns(&["i64"], &limits).is_err());
+        let head = bad.read_columns_head(&["i64"], &limits, first).unwrap();
+        assert_eq!(head.num_rows as u64, first);
+        assert_eq!(
+            head.columns[0].values[..],
+            whole.columns[0].values[..first as usize]
+        );
     }
 
     #[test]

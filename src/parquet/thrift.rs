@@ -391,20 +391,12 @@ pub(crate) mod write {
     }
 
     impl Writer {
-        pub(crate) fn varint(&mut self, mut v: u64) {
-            loop {
-                let b = (v & 0x7f) as u8;
-                v >>= 7;
-                if v == 0 {
-                    self.buf.push(b);
-                    return;
-                }
-                self.buf.push(b | 0x80);
-            }
+        pub(crate) fn varint(&mut self, v: u64) {
+            crate::test_support::varint(&mut self.buf, v);
         }
 
         fn zigzag(&mut self, v: i64) {
-            self.varint(((v << 1) ^ (v >> 63)) as u64);
+            self.varint(crate::test_support::zigzag(v));
         }
 
         pub(crate) fn begin(&mut self) {

@@ -272,8 +272,9 @@ pub struct ReadIds {
 }
 
 /// The ids of a checkpoint. `budget` is what is left of the run's `max-rows-kept` (shared by
-/// every checkpoint of the run and by the row evidence): each id read spends one, and once it is spent the
-/// rest of the files are not read.
+/// every checkpoint of the run and by the row evidence): each id read spends one, a file holding more
+/// ids than are left is decoded only as far as the budget, and once it is spent the rest of the
+/// files are not read.
 pub fn read_ids(
     artifact: &Artifact,
     cp: &RayCheckpoint,
@@ -299,7 +300,8 @@ pub fn read_ids(
                 .push(path.clone());
             continue;
         }
-        match read_column(artifact, path, column) {
+        // One id more than the budget, to tell a file cut short from one that just fits.
+        match read_column(artifact, path, column, budget.saturating_add(1)) {
             Ok((values, l)) => {
                 out.logical = out.logical.or(l);
                 let n = values.len() as u64;
@@ -323,17 +325,20 @@ pub fn read_ids(
     out
 }
 
+/// The first `max_ids` values of `column` in the checkpoint file `path`: a file holding more is
+/// not decoded past them.
 fn read_column(
     artifact: &Artifact,
     path: &str,
     column: &str,
+    max_ids: u64,
 ) -> Result<(Vec<crate::parquet::Value>, Option<LogicalType>)> {
     let entry = artifact
         .get(path)
         .ok_or_else(|| Error::missing("not in the artifact"))?;
     let limits = artifact.limits();
     let file = ParquetFile::open(ArtifactFile::new(artifact, entry), limits)?;
-    let batch = file.read_columns(&[column], limits)?;
+    let batch = file.read_columns_head(&[column], limits, max_ids)?;
     let col = batch
         .columns
         .into_iter()
@@ -360,6 +365,53 @@ mod tests {
         assert!(!is_uuid4_parquet(
             "ebd14beb-14cb-4bd3-a85a-202051dc5a71.orc"
         ));
+    }
+
+    /// A checkpoint file holding more ids than the run's budget has left is decoded only as far
+    /// as the budget: its damaged part past that is never read. Read in full, the same file is
+    /// unreadable.
+    #[test]
+    fn a_file_past_the_budget_is_decoded_only_as_far_as_it() {
+        use crate::source::{HostFile, Input};
+        let path = "ray_checkpoint/ckpt/ebd14beb-14cb-4bd3-a85a-202051dc5a71.parquet";
+        let bytes = crate::parquet::tests::handmade::broken_after_six();
+        let artifact = Artifact::open(
+            vec![Input::Folder {
+                name: "w".into(),
+                files: vec![HostFile {
+                    path: path.into(),
+                    modified_millis: None,
+                    data: std::rc::Rc::new(bytes),
+                }],
+            }],
+            &crate::Limits::default(),
+        );
+        let Ok(artifact) = artifact else {
+            panic!("the artifact does not open");
+        };
+        let cp = RayCheckpoint {
+            path: "ray_checkpoint/ckpt".into(),
+            files: vec![path.into()],
+            id_column: Some("x".into()),
+            default_name: false,
+            problems: Vec::new(),
+        };
+        let mut budget = 4;
+        let read = read_ids(&artifact, &cp, "x", &mut budget);
+        assert_eq!(read.problems, Vec::<String>::new());
+        assert_eq!(read.ids.len(), 4);
+        assert_eq!(read.cut.and_then(|c| c.partial).as_deref(), Some(path));
+        assert_eq!(budget, 0);
+        let mut budget = 100;
+        let read = read_ids(&artifact, &cp, "x", &mut budget);
+        assert!(read.ids.is_empty());
+        assert!(
+            read.problems
+                .iter()
+                .any(|p| p.contains("could not be read")),
+            "{:?}",
+            read.problems
+        );
     }
 
     #[test]

@@ -543,16 +543,9 @@ mod tests {
     use super::*;
 
     fn zigzag(v: i64) -> Vec<u8> {
-        let mut n = ((v << 1) ^ (v >> 63)) as u64;
         let mut out = Vec::new();
-        loop {
-            if n < 0x80 {
-                out.push(n as u8);
-                return out;
-            }
-            out.push((n as u8 & 0x7f) | 0x80);
-            n >>= 7;
-        }
+        crate::test_support::varint(&mut out, crate::test_support::zigzag(v));
+        out
     }
 
     #[test]

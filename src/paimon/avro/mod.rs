@@ -412,15 +412,7 @@ pub(crate) mod testutil {
     }
 
     pub(crate) fn zigzag(v: i64, out: &mut Vec<u8>) {
-        let mut n = ((v << 1) ^ (v >> 63)) as u64;
-        loop {
-            if n < 0x80 {
-                out.push(n as u8);
-                return;
-            }
-            out.push((n as u8 & 0x7f) | 0x80);
-            n >>= 7;
-        }
+        crate::test_support::varint(out, crate::test_support::zigzag(v));
     }
 
     pub(crate) fn encode(v: &Val, out: &mut Vec<u8>) {
