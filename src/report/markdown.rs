@@ -122,6 +122,35 @@ fn render_with(report: &Report, rows_per_list: usize) -> String {
 }
 
 fn table_section(out: &mut String, t: &TableReport, rows_per_list: usize) {
+    table_header(out, t);
+    if !t.snapshots.is_empty() {
+        timeline_table(out, t, rows_per_list);
+    }
+    if !t.consumers.is_empty() {
+        consumers_table(out, t, rows_per_list);
+    }
+    if !t.spark_checkpoints.is_empty() {
+        spark_table(out, t, rows_per_list);
+    }
+    if !t.ray_checkpoints.is_empty() {
+        ray_table(out, t, rows_per_list);
+    }
+    expiration_fence(out, t);
+    for (i, f) in t.findings.iter().enumerate() {
+        if i >= rows_per_list {
+            let _ = writeln!(
+                out,
+                "_{} more findings in the JSON report._\n",
+                t.findings.len() - i
+            );
+            break;
+        }
+        finding_details(out, f, rows_per_list);
+    }
+}
+
+/// The table's heading and its one-line summary (producer, snapshot range, hints).
+fn table_header(out: &mut String, t: &TableReport) {
     let _ = writeln!(out, "### {}\n", table_name(t));
     let producer = super::changelog_producer(t);
     let _ = writeln!(
@@ -142,163 +171,173 @@ fn table_section(out: &mut String, t: &TableReport, rows_per_list: usize) {
             .map(|r| format!(" · long-lived changelog {}..{}", r.first, r.last))
             .unwrap_or_default()
     );
+}
 
-    // Timeline table: kinds, identifiers and changelog counts side by side, as the upstream
-    // lost-changelog report tabulates them (`paimon-format.md` §8.2).
-    if !t.snapshots.is_empty() {
-        let focus: BTreeSet<i64> = t
-            .findings
-            .iter()
-            .filter(|f| f.severity > Severity::Info)
-            .flat_map(|f| {
-                f.snapshot
-                    .into_iter()
-                    .chain(f.related_snapshots.iter().copied())
-            })
-            .chain(t.consumers.iter().filter_map(|c| c.next_snapshot))
-            .chain(t.spark_checkpoints.iter().filter_map(|c| c.resume_snapshot))
-            .collect();
-        let show = |id: i64| {
-            t.snapshots.len() <= FULL_TIMELINE
-                || focus
-                    .iter()
-                    .any(|f| id.abs_diff(*f) <= CONTEXT.unsigned_abs())
-                || Some(id) == t.latest
-                || Some(id) == t.earliest
-        };
-        let lost: BTreeSet<i64> = t
-            .findings
-            .iter()
-            .filter(|f| f.code == crate::findings::Code::LostChangelog)
-            .filter_map(|f| f.snapshot)
-            .collect();
-        out.push_str(
-            "| Snapshot | Kind | Commit user | Identifier | Records (delta) | Changelog records | Time (UTC) |\n\
-             |---:|---|---|---:|---:|---:|---|\n",
-        );
-        let mut skipped = 0u64;
-        let mut shown = 0usize;
-        for s in &t.snapshots {
-            if !show(s.id) || shown >= rows_per_list.max(FULL_TIMELINE) {
-                skipped += 1;
-                continue;
-            }
-            if skipped > 0 {
-                let _ = writeln!(out, "| … | {skipped} snapshots | | | | | |");
-                skipped = 0;
-            }
-            shown += 1;
-            let mark = if lost.contains(&s.id) {
-                " ❌ lost changelog"
-            } else {
-                ""
-            };
-            let _ = writeln!(
-                out,
-                "| {} | {}{} | {} | {} | {} | {} | {} |",
-                s.id,
-                s.kind,
-                mark,
-                cell(&s.commit_user),
-                identifier(s.commit_identifier),
-                opt(s.delta_record_count),
-                opt(s.changelog_record_count),
-                format_utc(s.time_millis).trim_end_matches(" UTC")
-            );
+/// The snapshot timeline: kinds, identifiers and changelog counts side by side, as the upstream
+/// lost-changelog report tabulates them (`paimon-format.md` §8.2). Long timelines show the
+/// snapshots around what the findings, consumers and checkpoints point at.
+fn timeline_table(out: &mut String, t: &TableReport, rows_per_list: usize) {
+    let focus: BTreeSet<i64> = t
+        .findings
+        .iter()
+        .filter(|f| f.severity > Severity::Info)
+        .flat_map(|f| {
+            f.snapshot
+                .into_iter()
+                .chain(f.related_snapshots.iter().copied())
+        })
+        .chain(t.consumers.iter().filter_map(|c| c.next_snapshot))
+        .chain(t.spark_checkpoints.iter().filter_map(|c| c.resume_snapshot))
+        .collect();
+    let show = |id: i64| {
+        t.snapshots.len() <= FULL_TIMELINE
+            || focus
+                .iter()
+                .any(|f| id.abs_diff(*f) <= CONTEXT.unsigned_abs())
+            || Some(id) == t.latest
+            || Some(id) == t.earliest
+    };
+    let lost: BTreeSet<i64> = t
+        .findings
+        .iter()
+        .filter(|f| f.code == crate::findings::Code::LostChangelog)
+        .filter_map(|f| f.snapshot)
+        .collect();
+    out.push_str(
+        "| Snapshot | Kind | Commit user | Identifier | Records (delta) | Changelog records | Time (UTC) |\n\
+         |---:|---|---|---:|---:|---:|---|\n",
+    );
+    let mut skipped = 0u64;
+    let mut shown = 0usize;
+    for s in &t.snapshots {
+        if !show(s.id) || shown >= rows_per_list.max(FULL_TIMELINE) {
+            skipped += 1;
+            continue;
         }
         if skipped > 0 {
             let _ = writeln!(out, "| … | {skipped} snapshots | | | | | |");
+            skipped = 0;
         }
-        out.push('\n');
+        shown += 1;
+        let mark = if lost.contains(&s.id) {
+            " ❌ lost changelog"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {}{} | {} | {} | {} | {} | {} |",
+            s.id,
+            s.kind,
+            mark,
+            cell(&s.commit_user),
+            identifier(s.commit_identifier),
+            opt(s.delta_record_count),
+            opt(s.changelog_record_count),
+            format_utc(s.time_millis).trim_end_matches(" UTC")
+        );
     }
+    if skipped > 0 {
+        let _ = writeln!(out, "| … | {skipped} snapshots | | | | | |");
+    }
+    out.push('\n');
+}
 
-    if !t.consumers.is_empty() {
-        out.push_str("| Consumer | nextSnapshot | Verdict |\n|---|---:|---|\n");
-        for (i, c) in t.consumers.iter().enumerate() {
-            if i >= rows_per_list {
-                let _ = writeln!(out, "| … {} more | | |", t.consumers.len() - i);
-                break;
-            }
-            let _ = writeln!(
-                out,
-                "| {} | {} | `{}` |",
-                cell(&c.id),
-                opt(c.next_snapshot),
-                c.verdict.as_str()
-            );
+/// Each consumer's `nextSnapshot` and verdict.
+fn consumers_table(out: &mut String, t: &TableReport, rows_per_list: usize) {
+    out.push_str("| Consumer | nextSnapshot | Verdict |\n|---|---:|---|\n");
+    for (i, c) in t.consumers.iter().enumerate() {
+        if i >= rows_per_list {
+            let _ = writeln!(out, "| … {} more | | |", t.consumers.len() - i);
+            break;
         }
-        out.push('\n');
-    }
-    if !t.spark_checkpoints.is_empty() {
-        out.push_str(
-            "| Spark checkpoint | Committed batch | Offset | Resumes at | Consumer | Verdict |\n\
-             |---|---:|---|---:|---|---|\n",
+        let _ = writeln!(
+            out,
+            "| {} | {} | `{}` |",
+            cell(&c.id),
+            opt(c.next_snapshot),
+            c.verdict.as_str()
         );
-        for (i, cp) in t.spark_checkpoints.iter().enumerate() {
-            if i >= rows_per_list {
-                let _ = writeln!(
-                    out,
-                    "| … {} more | | | | | |",
-                    t.spark_checkpoints.len() - i
-                );
-                break;
-            }
-            let planned = match (cp.last_planned_batch, cp.last_committed_batch) {
-                (Some(p), Some(c)) if p > c => format!(" (planned {p})"),
-                (Some(p), None) => format!(" (planned {p})"),
-                _ => String::new(),
-            };
-            let consumer = match (&cp.consumer, cp.consumer_next_snapshot) {
-                (Some(c), Some(n)) => format!("{} = {n}", code_span(c)),
-                (Some(c), None) => format!("{} absent", code_span(c)),
-                (None, _) => "–".to_string(),
-            };
-            let expected = cp
-                .expected_consumer
-                .map(|r| format!(" (may be {}..{})", r.first, r.last))
-                .unwrap_or_default();
+    }
+    out.push('\n');
+}
+
+/// Each Spark checkpoint's committed batch, offset, resume point and consumer.
+fn spark_table(out: &mut String, t: &TableReport, rows_per_list: usize) {
+    out.push_str(
+        "| Spark checkpoint | Committed batch | Offset | Resumes at | Consumer | Verdict |\n\
+         |---|---:|---|---:|---|---|\n",
+    );
+    for (i, cp) in t.spark_checkpoints.iter().enumerate() {
+        if i >= rows_per_list {
             let _ = writeln!(
                 out,
-                "| {} | {}{planned} | {} | {} | {consumer}{expected} | `{}` |",
-                code_span(&cp.path),
-                opt(cp.last_committed_batch),
-                cp.offset.map_or("–".to_string(), |o| o.describe()),
-                opt(cp.resume_snapshot),
-                cp.verdict.as_str()
+                "| … {} more | | | | | |",
+                t.spark_checkpoints.len() - i
             );
+            break;
         }
-        out.push('\n');
-    }
-    if !t.ray_checkpoints.is_empty() {
-        out.push_str(
-            "| Ray Data checkpoint | Id column | Files | Ids | Not in the latest snapshot | Paired by |\n\
-             |---|---|---:|---:|---:|---|\n",
+        let planned = match (cp.last_planned_batch, cp.last_committed_batch) {
+            (Some(p), Some(c)) if p > c => format!(" (planned {p})"),
+            (Some(p), None) => format!(" (planned {p})"),
+            _ => String::new(),
+        };
+        let consumer = match (&cp.consumer, cp.consumer_next_snapshot) {
+            (Some(c), Some(n)) => format!("{} = {n}", code_span(c)),
+            (Some(c), None) => format!("{} absent", code_span(c)),
+            (None, _) => "–".to_string(),
+        };
+        let expected = cp
+            .expected_consumer
+            .map(|r| format!(" (may be {}..{})", r.first, r.last))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "| {} | {}{planned} | {} | {} | {consumer}{expected} | `{}` |",
+            code_span(&cp.path),
+            opt(cp.last_committed_batch),
+            cp.offset.map_or("–".to_string(), |o| o.describe()),
+            opt(cp.resume_snapshot),
+            cp.verdict.as_str()
         );
-        for (i, cp) in t.ray_checkpoints.iter().enumerate() {
-            if i >= rows_per_list {
-                let _ = writeln!(out, "| … {} more | | | | | |", t.ray_checkpoints.len() - i);
-                break;
-            }
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | {} | {} | {}{} |",
-                code_span(&cp.path),
-                code_span(&cp.id_column),
-                cp.files,
-                cp.ids,
-                match &cp.missing_unknown_because {
-                    Some(_) => format!("unknown ({} not in the readable files)", cp.missing),
-                    None => cp.missing.to_string(),
-                },
-                cp.pairing,
-                cp.generation_marker
-                    .as_deref()
-                    .map(|m| format!(" · marker {}", code_span(m)))
-                    .unwrap_or_default()
-            );
-        }
-        out.push('\n');
     }
+    out.push('\n');
+}
+
+/// Each Ray Data checkpoint's ids and those not in the latest snapshot.
+fn ray_table(out: &mut String, t: &TableReport, rows_per_list: usize) {
+    out.push_str(
+        "| Ray Data checkpoint | Id column | Files | Ids | Not in the latest snapshot | Paired by |\n\
+         |---|---|---:|---:|---:|---|\n",
+    );
+    for (i, cp) in t.ray_checkpoints.iter().enumerate() {
+        if i >= rows_per_list {
+            let _ = writeln!(out, "| … {} more | | | | | |", t.ray_checkpoints.len() - i);
+            break;
+        }
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {}{} |",
+            code_span(&cp.path),
+            code_span(&cp.id_column),
+            cp.files,
+            cp.ids,
+            match &cp.missing_unknown_because {
+                Some(_) => format!("unknown ({} not in the readable files)", cp.missing),
+                None => cp.missing.to_string(),
+            },
+            cp.pairing,
+            cp.generation_marker
+                .as_deref()
+                .map(|m| format!(" · marker {}", code_span(m)))
+                .unwrap_or_default()
+        );
+    }
+    out.push('\n');
+}
+
+/// The consumer that pins snapshot expiration, when it holds snapshots beyond the minimum.
+fn expiration_fence(out: &mut String, t: &TableReport) {
     if let Some(fence) = &t.expiration_fence {
         if fence.fences_snapshots && fence.snapshots_held > 0 {
             let _ = writeln!(
@@ -315,23 +354,6 @@ fn table_section(out: &mut String, t: &TableReport, rows_per_list: usize) {
             );
         }
     }
-
-    let mut infos = 0u64;
-    for (i, f) in t.findings.iter().enumerate() {
-        if f.severity == Severity::Info {
-            infos += 1;
-        }
-        if i >= rows_per_list {
-            let _ = writeln!(
-                out,
-                "_{} more findings in the JSON report._\n",
-                t.findings.len() - i
-            );
-            break;
-        }
-        finding_details(out, f, rows_per_list);
-    }
-    let _ = infos;
 }
 
 fn finding_details(out: &mut String, f: &Finding, rows_per_list: usize) {

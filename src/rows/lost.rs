@@ -33,7 +33,7 @@ use serde_json::{json, Value as J};
 
 use crate::warehouse::{join, split_parent};
 
-use super::live::{read_view, TableRef};
+use super::live::{read_view, MergedRow, TableRef, View};
 use super::merge::MergeEngine;
 use super::read::{object, open_artifact_file, read_file, DataFile, KeyColumns, ReadSpec};
 use super::{Key, RowKind, MAX_DELIVERED_FILES, MAX_KEYS, MAX_RECORDS_PER_KEY};
@@ -63,67 +63,125 @@ pub fn is_changelog_file(name: &str, prefix: &str) -> bool {
 
 /// Builds the `rows` of a lost-changelog finding about `snapshot` whose orphan files are
 /// `files` (relative to the table root). `None` when none of them is a changelog file.
+///
+/// In four steps: the keys the orphan changelog files hold (counted, the smallest
+/// [`MAX_KEYS`] kept), their lost rows, what committed changelog delivered for them after
+/// `snapshot`, and the batch view of the latest snapshot; then one entry per key.
 pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) -> Option<J> {
-    let root = &t.timeline.location.root;
+    let changelog = orphan_changelog_files(t, files);
+    if changelog.is_empty() {
+        return None;
+    }
+    let mut acc = Gathered::default();
+    let (top, omitted, readable) = shown_keys(t, &changelog, &mut acc);
+    let mut shown = lost_rows(t, readable, &top, &mut acc);
+    let wanted_dirs: BTreeSet<String> = shown.keys().map(|(d, _)| d.clone()).collect();
+    let wanted: BTreeSet<(String, Key)> = shown.keys().cloned().collect();
+    let later = later_changelog(t, snapshot, &wanted_dirs, &mut acc);
+    delivered_rows(t, &later, &wanted, &mut shown, &mut acc);
+    let batch = batch_view(t, &wanted_dirs, &wanted, &mut acc.notes);
+
+    let mut keys = Vec::with_capacity(shown.len());
+    let mut unknown_keys = 0usize;
+    for ((dir, key), ev) in shown {
+        let (entry, known) = key_entry(&dir, &key, ev, &batch, &acc.delivered_unread);
+        unknown_keys += usize::from(!known);
+        keys.push(entry);
+    }
+    // The section is exact only if every file it rests on was read.
+    let exact = batch.exact && acc.lost_unread.is_empty() && unknown_keys == 0;
+    Some(json!({
+        "keys": keys,
+        "omitted": omitted,
+        "keysComplete": acc.lost_unread.is_empty(),
+        "lostUnreadable": acc.lost_unread.iter().map(|(file, problem)| json!({
+            "file": file, "problem": problem
+        })).collect::<Vec<_>>(),
+        "unknownKeys": unknown_keys,
+        "batchSnapshot": batch.view.snapshot,
+        "batchExact": exact,
+        "notes": acc.notes,
+        "files": acc.read_files,
+    }))
+}
+
+/// What the steps of [`lost_changelog_rows`] gather besides the rows.
+#[derive(Default)]
+struct Gathered {
+    notes: Vec<String>,
+    /// Lost changelog files read.
+    read_files: Vec<String>,
+    /// Lost changelog files that could not be read: their keys are unknown.
+    lost_unread: Vec<(String, String)>,
+    /// Later changelog that could not be read: (bucket directory or `bucket-N`, snapshot,
+    /// file, problem); the keys of that bucket have unknown delivered changelog.
+    delivered_unread: Vec<(String, i64, String, String)>,
+}
+
+impl Gathered {
+    /// A lost changelog file that could not be read: a note, and its keys are unknown.
+    fn unread_lost(&mut self, rel: &str, problem: String) {
+        self.notes
+            .push(format!("{rel} could not be read: {problem}"));
+        self.lost_unread.push((rel.to_string(), problem));
+    }
+}
+
+/// The changelog files among a commit's orphan `files`: in a bucket directory, named with the
+/// table's changelog prefix (or `compacted-changelog-`).
+fn orphan_changelog_files<'f>(t: &TableRef<'_>, files: &'f [String]) -> Vec<&'f String> {
     let prefix = t.timeline.options.changelog_file_prefix.as_str();
-    let changelog: Vec<&String> = files
+    files
         .iter()
         .filter(|f| {
             let (dir, name) = split_parent(f);
             !dir.is_empty() && is_changelog_name_in_bucket(dir) && is_changelog_file(name, prefix)
         })
-        .collect();
-    if changelog.is_empty() {
-        return None;
-    }
-    let spec = ReadSpec {
-        keys: KeyColumns::Primary,
-        values: true,
-    };
+        .collect()
+}
+
+const LOST_SPEC: ReadSpec = ReadSpec {
+    keys: KeyColumns::Primary,
+    values: true,
+};
+
+/// A lost changelog file whose keys were read, held open (a small file is held whole: read
+/// once) when it fits in what [`shown_keys`] keeps open.
+type Readable<'f, 'a> = (&'f String, Option<DataFile<'a>>);
+
+/// Pass 1, key columns only: the distinct keys of the lost changelog files, counted by
+/// fingerprint (so a changelog of millions of rows is not held), the smallest [`MAX_KEYS`] kept
+/// (by bucket directory, then key); how many more there are; the files that could be read.
+fn shown_keys<'f, 'a>(
+    t: &TableRef<'a>,
+    changelog: &[&'f String],
+    acc: &mut Gathered,
+) -> (BTreeSet<(String, Key)>, usize, Vec<Readable<'f, 'a>>) {
     let keys_only = ReadSpec {
         keys: KeyColumns::Primary,
         values: false,
     };
-    let mut notes: Vec<String> = Vec::new();
-    let mut read_files: Vec<String> = Vec::new();
-    // Lost changelog files that could not be read: their keys are unknown.
-    let mut lost_unread: Vec<(String, String)> = Vec::new();
-    // Later changelog that could not be read: (bucket directory or `bucket-N`, snapshot,
-    // file, problem); the keys of that bucket have unknown delivered changelog.
-    let mut delivered_unread: Vec<(String, i64, String, String)> = Vec::new();
-
-    // Pass 1, key columns only: count the distinct keys (by fingerprint, so a changelog of
-    // millions of rows is not held) and keep the smallest MAX_KEYS.
+    let root = &t.timeline.location.root;
     let distinct: RefCell<HashSet<u64>> = RefCell::new(HashSet::new());
     let top: RefCell<BTreeSet<(String, Key)>> = RefCell::new(BTreeSet::new());
-    // Files kept open between the passes (a small file is held whole: read once), up to
-    // KEEP_OPEN_BYTES in all; the others are opened again.
+    // Files kept open between the passes, up to KEEP_OPEN_BYTES in all; the others are opened
+    // again.
     const KEEP_OPEN_BYTES: u64 = 64 << 20;
     let mut kept_bytes = 0u64;
-    let mut readable: Vec<(&String, Option<DataFile<'_>>)> = Vec::new();
-    for rel in &changelog {
+    let mut readable = Vec::new();
+    for &rel in changelog {
         let (dir, _) = split_parent(rel);
         let path = join(root, rel);
         let file = match open_artifact_file(t.artifact, &path) {
             Ok(f) => f,
             Err(e) => {
-                unread_lost(&mut notes, &mut lost_unread, rel, e.problem());
+                acc.unread_lost(rel, e.problem());
                 continue;
             }
         };
         let account = |k: &Key| {
             distinct.borrow_mut().insert(k.fingerprint(dir));
-            let mut top = top.borrow_mut();
-            let beyond = top.len() >= MAX_KEYS
-                && top
-                    .last()
-                    .is_some_and(|(d, last)| (dir, k) > (d.as_str(), last));
-            if !beyond && !top.contains(&(dir.to_string(), k.clone())) {
-                top.insert((dir.to_string(), k.clone()));
-                if top.len() > MAX_KEYS {
-                    top.pop_last();
-                }
-            }
+            keep_smallest(&mut top.borrow_mut(), dir, k);
             false // nothing kept: values are read in pass 2
         };
         match read_file(&file, &keys_only, &account, &t.budget()).and_then(|rows| t.checked(rows)) {
@@ -135,21 +193,38 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
                 }
                 readable.push((rel, keep_open.then_some(file)));
             }
-            Err(e) => unread_lost(
-                &mut notes,
-                &mut lost_unread,
-                rel,
-                e.in_file(&path).problem(),
-            ),
+            Err(e) => acc.unread_lost(rel, e.in_file(&path).problem()),
         }
     }
     let top = top.into_inner();
     let omitted = distinct.into_inner().len().saturating_sub(top.len());
+    (top, omitted, readable)
+}
 
-    // Pass 2: the rows of the keys shown.
+/// Adds `(dir, k)` to `top` if it is among the smallest [`MAX_KEYS`] seen.
+fn keep_smallest(top: &mut BTreeSet<(String, Key)>, dir: &str, k: &Key) {
+    let beyond = top.len() >= MAX_KEYS
+        && top
+            .last()
+            .is_some_and(|(d, last)| (dir, k) > (d.as_str(), last));
+    if !beyond && !top.contains(&(dir.to_string(), k.clone())) {
+        top.insert((dir.to_string(), k.clone()));
+        if top.len() > MAX_KEYS {
+            top.pop_last();
+        }
+    }
+}
+
+/// Pass 2: the lost rows of the keys shown, the first [`MAX_RECORDS_PER_KEY`] of each (the
+/// rest only counted, so a file of millions of rows of one key keeps a handful).
+fn lost_rows(
+    t: &TableRef<'_>,
+    readable: Vec<Readable<'_, '_>>,
+    top: &BTreeSet<(String, Key)>,
+    acc: &mut Gathered,
+) -> BTreeMap<(String, Key), KeyEvidence> {
+    let root = &t.timeline.location.root;
     let mut shown: BTreeMap<(String, Key), KeyEvidence> = BTreeMap::new();
-    // Rows kept per key: the first MAX_RECORDS_PER_KEY (the rest only counted), so a file of
-    // millions of rows of one key keeps a handful (`lostOmitted` counts the others).
     let lost_seen: RefCell<BTreeMap<(String, Key), usize>> = RefCell::new(BTreeMap::new());
     for (rel, file) in readable {
         let (dir, _) = split_parent(rel);
@@ -159,19 +234,19 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
             top.contains(&id) && within_cap(&lost_seen, id)
         };
         let read = match file {
-            Some(f) => read_file(&f, &spec, &keep, &t.budget())
+            Some(f) => read_file(&f, &LOST_SPEC, &keep, &t.budget())
                 .and_then(|rows| t.checked(rows))
                 .map_err(|e| e.in_file(&path)),
-            None => t.read_file(&path, &spec, &keep),
+            None => t.read_file(&path, &LOST_SPEC, &keep),
         };
         let rows = match read {
             Ok(r) => r,
             Err(e) => {
-                unread_lost(&mut notes, &mut lost_unread, rel, e.problem());
+                acc.unread_lost(rel, e.problem());
                 continue;
             }
         };
-        read_files.push(rel.clone());
+        acc.read_files.push(rel.clone());
         for r in &rows.records {
             let ev = shown
                 .entry((dir.to_string(), r.key.clone()))
@@ -183,11 +258,23 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
                 .push((r.seq, r.kind, rows.row_json(&r.values), rel.clone()));
         }
     }
+    for (id, n) in lost_seen.into_inner() {
+        if let Some(ev) = shown.get_mut(&id) {
+            ev.lost_more += n.saturating_sub(MAX_RECORDS_PER_KEY);
+        }
+    }
+    shown
+}
 
-    let wanted_dirs: BTreeSet<String> = shown.keys().map(|(d, _)| d.clone()).collect();
-    let wanted: BTreeSet<(String, Key)> = shown.keys().cloned().collect();
-
-    // What committed changelog after the lost snapshot delivered for these keys.
+/// The committed changelog files after `snapshot` in the buckets of the keys shown, as
+/// (snapshot, bucket directory, artifact path): the first [`MAX_DELIVERED_FILES`]; those past
+/// it, and those not in the artifact, make their bucket's delivered changelog unknown.
+fn later_changelog(
+    t: &TableRef<'_>,
+    snapshot: i64,
+    wanted_dirs: &BTreeSet<String>,
+    acc: &mut Gathered,
+) -> Vec<(i64, String, String)> {
     let mut later: Vec<(i64, String, String)> = Vec::new();
     for (id, sf) in t.branch.snapshots.range(snapshot.saturating_add(1)..) {
         for e in &sf.changelog {
@@ -197,11 +284,11 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
                     .iter()
                     .any(|d| d == &bucket || d.ends_with(&format!("/{bucket}")))
                 {
-                    notes.push(format!(
+                    acc.notes.push(format!(
                         "changelog file {} of snapshot {id} is not in the artifact",
                         e.file.file_name
                     ));
-                    delivered_unread.push((
+                    acc.delivered_unread.push((
                         bucket.clone(),
                         *id,
                         format!("{bucket}/{}", e.file.file_name),
@@ -219,12 +306,12 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
     }
     if later.len() > MAX_DELIVERED_FILES {
         let last = later.get(MAX_DELIVERED_FILES - 1).map_or(snapshot, |l| l.0);
-        notes.push(format!(
+        acc.notes.push(format!(
             "{} later changelog files in these buckets: only the first {MAX_DELIVERED_FILES} (up to snapshot {last}) were read",
             later.len()
         ));
         for (id, dir, path) in later.iter().skip(MAX_DELIVERED_FILES) {
-            delivered_unread.push((
+            acc.delivered_unread.push((
                 dir.clone(),
                 *id,
                 format!("{dir}/{}", split_parent(path).1),
@@ -233,21 +320,33 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
         }
         later.truncate(MAX_DELIVERED_FILES);
     }
+    later
+}
+
+/// What the `later` changelog files delivered for the keys shown, added to their evidence (the
+/// first [`MAX_RECORDS_PER_KEY`] rows of each key, the rest counted).
+fn delivered_rows(
+    t: &TableRef<'_>,
+    later: &[(i64, String, String)],
+    wanted: &BTreeSet<(String, Key)>,
+    shown: &mut BTreeMap<(String, Key), KeyEvidence>,
+    acc: &mut Gathered,
+) {
     let delivered_seen: RefCell<BTreeMap<(String, Key), usize>> = RefCell::new(BTreeMap::new());
-    for (id, dir, path) in &later {
+    for (id, dir, path) in later {
         let keep = |k: &Key| {
             let id = (dir.clone(), k.clone());
             wanted.contains(&id) && within_cap(&delivered_seen, id)
         };
-        let rows = match t.read_file(path, &spec, &keep) {
+        let rows = match t.read_file(path, &LOST_SPEC, &keep) {
             Ok(r) => r,
             Err(e) => {
-                notes.push(format!(
+                acc.notes.push(format!(
                     "changelog of snapshot {id} {} could not be read: {}",
                     split_parent(path).1,
                     e.problem()
                 ));
-                delivered_unread.push((
+                acc.delivered_unread.push((
                     dir.clone(),
                     *id,
                     format!("{dir}/{}", split_parent(path).1),
@@ -268,13 +367,23 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
             ev.delivered_more += n.saturating_sub(MAX_RECORDS_PER_KEY);
         }
     }
-    for (id, n) in lost_seen.into_inner() {
-        if let Some(ev) = shown.get_mut(&id) {
-            ev.lost_more += n.saturating_sub(MAX_RECORDS_PER_KEY);
-        }
-    }
+}
 
-    // The batch view now.
+/// The batch view of the latest snapshot for the keys shown, merged by the table's engine.
+struct Batch {
+    view: View,
+    merged: BTreeMap<(String, Key), MergedRow>,
+    /// Whether it reproduces Paimon's batch read exactly (as far as the view can tell).
+    exact: bool,
+}
+
+/// Reads the batch view of the keys shown; what makes it approximate goes to `notes`.
+fn batch_view(
+    t: &TableRef<'_>,
+    wanted_dirs: &BTreeSet<String>,
+    wanted: &BTreeSet<(String, Key)>,
+    notes: &mut Vec<String>,
+) -> Batch {
     let engine = t
         .timeline
         .latest_schema()
@@ -282,7 +391,7 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
         .unwrap_or(MergeEngine::Deduplicate {
             ignore_delete: false,
         });
-    let view = read_view(t, Some(&wanted_dirs), &spec, &|dir, k| {
+    let view = read_view(t, Some(wanted_dirs), &LOST_SPEC, &|dir, k| {
         wanted.contains(&(dir.to_string(), k.clone()))
     });
     let merged = view.merged(&engine);
@@ -307,90 +416,85 @@ pub fn lost_changelog_rows(t: &TableRef<'_>, snapshot: i64, files: &[String]) ->
     if view.deletion_vectors {
         notes.push("deletion vectors applied".to_string());
     }
-
-    let mut keys = Vec::with_capacity(shown.len());
-    let mut unknown_keys = 0usize;
-    for ((dir, key), mut ev) in shown {
-        ev.lost.sort_by_key(|l| l.0);
-        ev.delivered.sort_by_key(|d| (d.0, d.1));
-        let batch_because: Vec<J> = view
-            .unread
-            .iter()
-            .filter(|u| u.affects_key(&dir, &key))
-            .map(|u| json!({"file": u.file, "problem": u.problem}))
-            .collect();
-        let delivered_because: Vec<J> = delivered_unread
-            .iter()
-            .filter(|(d, ..)| d == &dir || dir.ends_with(&format!("/{d}")))
-            .map(|(_, s, file, problem)| json!({"snapshot": s, "file": file, "problem": problem}))
-            .collect();
-        let m = merged.get(&(dir.clone(), key));
-        let batch_known = batch_because.is_empty();
-        if !batch_known || !delivered_because.is_empty() {
-            unknown_keys += 1;
-        }
-        let mut entry = json!({
-            "bucket": dir,
-            "key": ev.key,
-            "delivered": ev.delivered.iter().map(|(s, _, k, row)| json!({
-                "snapshot": s, "kind": k.as_str(), "row": row
-            })).collect::<Vec<_>>(),
-            "lost": ev.lost.iter().take(MAX_RECORDS_PER_KEY).map(|(_, k, row, file)| json!({
-                "kind": k.as_str(), "row": row, "file": file
-            })).collect::<Vec<_>>(),
-        });
-        if let Some(obj) = entry.as_object_mut() {
-            if batch_known {
-                let batch = m
-                    .and_then(|m| m.row.as_ref())
-                    .map(|row| object(&view.value_names, &view.value_types, row))
-                    .unwrap_or(J::Null);
-                obj.insert("batch".into(), batch);
-                obj.insert("batchState".into(), J::from("known"));
-            } else {
-                // No `batch` at all: null would read as "absent".
-                obj.insert("batchState".into(), J::from("unknown"));
-                obj.insert("batchUnknownBecause".into(), capped(batch_because));
-            }
-            if delivered_because.is_empty() {
-                obj.insert("deliveredState".into(), J::from("known"));
-            } else {
-                // `delivered` holds what the readable files delivered: at least that.
-                obj.insert("deliveredState".into(), J::from("unknown"));
-                obj.insert("deliveredUnknownBecause".into(), capped(delivered_because));
-            }
-            // Facts about the batch value, only when it is known.
-            if batch_known && m.is_some_and(|m| m.deleted) {
-                obj.insert("batchDeleted".into(), J::Bool(true));
-            }
-            if batch_known && m.is_some_and(|m| m.tie) {
-                obj.insert("tie".into(), J::Bool(true));
-            }
-            if ev.delivered_more > 0 {
-                obj.insert("deliveredOmitted".into(), J::from(ev.delivered_more));
-            }
-            let lost_omitted = ev.lost.len().saturating_sub(MAX_RECORDS_PER_KEY) + ev.lost_more;
-            if lost_omitted > 0 {
-                obj.insert("lostOmitted".into(), J::from(lost_omitted));
-            }
-        }
-        keys.push(entry);
+    Batch {
+        view,
+        merged,
+        exact,
     }
-    // The section is exact only if every file it rests on was read.
-    let exact = exact && lost_unread.is_empty() && unknown_keys == 0;
-    Some(json!({
-        "keys": keys,
-        "omitted": omitted,
-        "keysComplete": lost_unread.is_empty(),
-        "lostUnreadable": lost_unread.iter().map(|(file, problem)| json!({
-            "file": file, "problem": problem
+}
+
+/// One key's entry (see the module doc), and whether both its batch value and its delivered
+/// changelog are known.
+fn key_entry(
+    dir: &str,
+    key: &Key,
+    mut ev: KeyEvidence,
+    batch: &Batch,
+    delivered_unread: &[(String, i64, String, String)],
+) -> (J, bool) {
+    ev.lost.sort_by_key(|l| l.0);
+    ev.delivered.sort_by_key(|d| (d.0, d.1));
+    let batch_because: Vec<J> = batch
+        .view
+        .unread
+        .iter()
+        .filter(|u| u.affects_key(dir, key))
+        .map(|u| json!({"file": u.file, "problem": u.problem}))
+        .collect();
+    let delivered_because: Vec<J> = delivered_unread
+        .iter()
+        .filter(|(d, ..)| d == dir || dir.ends_with(&format!("/{d}")))
+        .map(|(_, s, file, problem)| json!({"snapshot": s, "file": file, "problem": problem}))
+        .collect();
+    let m = batch.merged.get(&(dir.to_string(), key.clone()));
+    let batch_known = batch_because.is_empty();
+    let known = batch_known && delivered_because.is_empty();
+    let mut entry = json!({
+        "bucket": dir,
+        "key": ev.key,
+        "delivered": ev.delivered.iter().map(|(s, _, k, row)| json!({
+            "snapshot": s, "kind": k.as_str(), "row": row
         })).collect::<Vec<_>>(),
-        "unknownKeys": unknown_keys,
-        "batchSnapshot": view.snapshot,
-        "batchExact": exact,
-        "notes": notes,
-        "files": read_files,
-    }))
+        "lost": ev.lost.iter().take(MAX_RECORDS_PER_KEY).map(|(_, k, row, file)| json!({
+            "kind": k.as_str(), "row": row, "file": file
+        })).collect::<Vec<_>>(),
+    });
+    if let Some(obj) = entry.as_object_mut() {
+        if batch_known {
+            let row = m
+                .and_then(|m| m.row.as_ref())
+                .map(|row| object(&batch.view.value_names, &batch.view.value_types, row))
+                .unwrap_or(J::Null);
+            obj.insert("batch".into(), row);
+            obj.insert("batchState".into(), J::from("known"));
+        } else {
+            // No `batch` at all: null would read as "absent".
+            obj.insert("batchState".into(), J::from("unknown"));
+            obj.insert("batchUnknownBecause".into(), capped(batch_because));
+        }
+        if delivered_because.is_empty() {
+            obj.insert("deliveredState".into(), J::from("known"));
+        } else {
+            // `delivered` holds what the readable files delivered: at least that.
+            obj.insert("deliveredState".into(), J::from("unknown"));
+            obj.insert("deliveredUnknownBecause".into(), capped(delivered_because));
+        }
+        // Facts about the batch value, only when it is known.
+        if batch_known && m.is_some_and(|m| m.deleted) {
+            obj.insert("batchDeleted".into(), J::Bool(true));
+        }
+        if batch_known && m.is_some_and(|m| m.tie) {
+            obj.insert("tie".into(), J::Bool(true));
+        }
+        if ev.delivered_more > 0 {
+            obj.insert("deliveredOmitted".into(), J::from(ev.delivered_more));
+        }
+        let lost_omitted = ev.lost.len().saturating_sub(MAX_RECORDS_PER_KEY) + ev.lost_more;
+        if lost_omitted > 0 {
+            obj.insert("lostOmitted".into(), J::from(lost_omitted));
+        }
+    }
+    (entry, known)
 }
 
 /// Reasons listed per key: the first few, then a count.
@@ -403,17 +507,6 @@ fn capped(mut reasons: Vec<J>) -> J {
         reasons.push(json!({"more": more}));
     }
     J::Array(reasons)
-}
-
-/// A lost changelog file that could not be read: a note, and its keys are unknown.
-fn unread_lost(
-    notes: &mut Vec<String>,
-    unread: &mut Vec<(String, String)>,
-    rel: &str,
-    problem: String,
-) {
-    notes.push(format!("{rel} could not be read: {problem}"));
-    unread.push((rel.to_string(), problem));
 }
 
 /// Whether a directory (relative to the table root) is a bucket directory.

@@ -136,223 +136,32 @@ pub struct Timeline {
 impl Timeline {
     /// Loads one table or branch. Never fails: what cannot be read is recorded in `problems`.
     pub fn load(artifact: &Artifact, location: &TableLocation) -> Timeline {
-        let max_json = artifact.limits().max_json_bytes;
-        let mut problems = Vec::new();
-        let mut read_json = |entry: &FileEntry| -> Option<Vec<u8>> {
-            match artifact.read_entry(entry, max_json) {
-                Ok(bytes) => Some(bytes),
-                Err(error) => {
-                    problems.push(FileProblem {
-                        path: entry.path.clone(),
-                        error,
-                    });
-                    None
-                }
-            }
+        let mut l = Loader {
+            artifact,
+            max_json: artifact.limits().max_json_bytes,
+            t: Timeline {
+                location: location.clone(),
+                schemas: BTreeMap::new(),
+                options: TableOptions::from_map(&BTreeMap::new(), 3),
+                snapshots: BTreeMap::new(),
+                present_ids: BTreeSet::new(),
+                earliest_hint: None,
+                latest_hint: None,
+                temp_files: Vec::new(),
+                consumers: Vec::new(),
+                tags: Vec::new(),
+                long_lived_changelogs: BTreeMap::new(),
+                changelog_hints: (None, None),
+                unknown_files: Vec::new(),
+                problems: Vec::new(),
+            },
         };
-        let mut schemas = BTreeMap::new();
-        let mut snapshots = BTreeMap::new();
-        let mut present_ids = BTreeSet::new();
-        let mut earliest_hint = None;
-        let mut latest_hint = None;
-        let mut temp_files = Vec::new();
-        let mut consumers = Vec::new();
-        let mut tags = Vec::new();
-        let mut long_lived_changelogs = BTreeMap::new();
-        let mut changelog_hints = (None, None);
-        let mut unknown_files = Vec::new();
-        let mut parse_problems: Vec<FileProblem> = Vec::new();
-
-        for entry in children(artifact, &location.meta_dir("schema")) {
-            let (_, name) = split_parent(&entry.path);
-            if id_from_file_name(name, "schema-").is_none() {
-                unknown_files.push(entry.path.clone());
-                continue;
-            }
-            if let Some(bytes) = read_json(entry) {
-                match TableSchema::parse(&bytes) {
-                    Ok(s) => {
-                        schemas.insert(s.id, s);
-                    }
-                    Err(error) => parse_problems.push(FileProblem {
-                        path: entry.path.clone(),
-                        error,
-                    }),
-                }
-            }
-        }
-
-        for entry in children(artifact, &location.meta_dir("snapshot")) {
-            let (_, name) = split_parent(&entry.path);
-            if let Some(id) = id_from_file_name(name, "snapshot-") {
-                present_ids.insert(id);
-                if let Some(bytes) = read_json(entry) {
-                    match Snapshot::parse(&bytes) {
-                        Ok(snapshot) if snapshot.id == id => {
-                            snapshots.insert(
-                                id,
-                                SnapshotFile {
-                                    snapshot,
-                                    path: entry.path.clone(),
-                                    modified: entry.modified,
-                                },
-                            );
-                        }
-                        Ok(snapshot) => parse_problems.push(FileProblem {
-                            path: entry.path.clone(),
-                            error: Error::format(format!(
-                                "the file is named for snapshot {id} but holds snapshot {}",
-                                snapshot.id
-                            )),
-                        }),
-                        Err(error) => parse_problems.push(FileProblem {
-                            path: entry.path.clone(),
-                            error,
-                        }),
-                    }
-                }
-            } else if name == "EARLIEST" || name == "LATEST" {
-                let value = read_json(entry).and_then(|b| match parse_hint(&b) {
-                    Ok(v) => Some(v),
-                    Err(error) => {
-                        parse_problems.push(FileProblem {
-                            path: entry.path.clone(),
-                            error,
-                        });
-                        None
-                    }
-                });
-                let hint = Some(Hint {
-                    path: entry.path.clone(),
-                    value,
-                });
-                if name == "EARLIEST" {
-                    earliest_hint = hint;
-                } else {
-                    latest_hint = hint;
-                }
-            } else if let Some(id) = temp_snapshot_id(name) {
-                // A partial write is expected here, so an unparsable temp file is not a problem.
-                let content = artifact
-                    .read_entry(entry, max_json)
-                    .ok()
-                    .and_then(|b| Snapshot::parse(&b).ok());
-                temp_files.push(TempSnapshotFile {
-                    path: entry.path.clone(),
-                    id,
-                    size: entry.size,
-                    modified: entry.modified,
-                    content,
-                });
-            } else {
-                unknown_files.push(entry.path.clone());
-            }
-        }
-
-        for entry in children(artifact, &location.meta_dir("consumer")) {
-            let (_, name) = split_parent(&entry.path);
-            let Some(id) = name.strip_prefix(CONSUMER_PREFIX) else {
-                unknown_files.push(entry.path.clone());
-                continue;
-            };
-            let consumer = match artifact.read_entry(entry, max_json) {
-                Ok(bytes) => Consumer::parse(&bytes),
-                Err(e) => Err(e),
-            }
-            .map_err(|e| e.in_file(entry.path.clone()));
-            consumers.push(ConsumerFile {
-                id: id.to_string(),
-                path: entry.path.clone(),
-                modified: entry.modified,
-                consumer,
-            });
-        }
-
-        for entry in children(artifact, &location.meta_dir("tag")) {
-            let (_, name) = split_parent(&entry.path);
-            let Some(tag_name) = name.strip_prefix(TAG_PREFIX) else {
-                unknown_files.push(entry.path.clone());
-                continue;
-            };
-            let tag = match artifact.read_entry(entry, max_json) {
-                Ok(bytes) => Tag::parse(&bytes),
-                Err(e) => Err(e),
-            }
-            .map_err(|e| e.in_file(entry.path.clone()));
-            tags.push(TagFile {
-                name: tag_name.to_string(),
-                path: entry.path.clone(),
-                tag,
-            });
-        }
-
-        for entry in children(artifact, &location.meta_dir("changelog")) {
-            let (_, name) = split_parent(&entry.path);
-            if let Some(id) = id_from_file_name(name, "changelog-") {
-                if let Some(bytes) = read_json(entry) {
-                    match Snapshot::parse(&bytes) {
-                        Ok(snapshot) => {
-                            long_lived_changelogs.insert(
-                                id,
-                                SnapshotFile {
-                                    snapshot,
-                                    path: entry.path.clone(),
-                                    modified: entry.modified,
-                                },
-                            );
-                        }
-                        Err(error) => parse_problems.push(FileProblem {
-                            path: entry.path.clone(),
-                            error,
-                        }),
-                    }
-                }
-            } else if name == "EARLIEST" || name == "LATEST" {
-                let value = read_json(entry).and_then(|b| parse_hint(&b).ok());
-                let hint = Some(Hint {
-                    path: entry.path.clone(),
-                    value,
-                });
-                if name == "EARLIEST" {
-                    changelog_hints.0 = hint;
-                } else {
-                    changelog_hints.1 = hint;
-                }
-            } else {
-                unknown_files.push(entry.path.clone());
-            }
-        }
-
-        problems.extend(parse_problems);
-        for p in &mut problems {
-            p.error = p.error.clone().in_file(p.path.clone());
-        }
-        consumers.sort_by(|a, b| a.id.cmp(&b.id));
-        tags.sort_by(|a, b| a.name.cmp(&b.name));
-        temp_files.sort_by(|a, b| a.path.cmp(&b.path));
-        problems.sort_by(|a, b| a.path.cmp(&b.path));
-
-        let options = schemas
-            .values()
-            .next_back()
-            .map(TableSchema::table_options)
-            .unwrap_or_else(|| TableOptions::from_map(&BTreeMap::new(), 3));
-        Timeline {
-            location: location.clone(),
-            schemas,
-            options,
-            snapshots,
-            present_ids,
-            earliest_hint,
-            latest_hint,
-            temp_files,
-            consumers,
-            tags,
-            long_lived_changelogs,
-            changelog_hints,
-            unknown_files,
-            problems,
-        }
+        l.schemas();
+        l.snapshot_dir();
+        l.consumers();
+        l.tags();
+        l.changelog_dir();
+        l.finish()
     }
 
     /// Ids of snapshot files that are present but could not be read or parsed.
@@ -438,6 +247,226 @@ fn children<'a>(artifact: &'a Artifact, dir: &str) -> Vec<&'a FileEntry> {
 }
 
 /// Builds small in-memory tables for unit tests of the checks.
+/// [`Timeline::load`]'s state: one method per metadata directory, each adding what it read to
+/// the timeline and what it could not read to its problems.
+struct Loader<'a> {
+    artifact: &'a Artifact,
+    max_json: u64,
+    t: Timeline,
+}
+
+impl Loader<'_> {
+    /// The bytes of a metadata file, or its read error recorded.
+    fn read_json(&mut self, entry: &FileEntry) -> Option<Vec<u8>> {
+        match self.artifact.read_entry(entry, self.max_json) {
+            Ok(bytes) => Some(bytes),
+            Err(error) => {
+                self.problem(entry, error);
+                None
+            }
+        }
+    }
+
+    fn problem(&mut self, entry: &FileEntry, error: Error) {
+        self.t.problems.push(FileProblem {
+            path: entry.path.clone(),
+            error,
+        });
+    }
+
+    /// A metadata file the directory should not hold.
+    fn unknown(&mut self, entry: &FileEntry) {
+        self.t.unknown_files.push(entry.path.clone());
+    }
+
+    /// `schema/schema-N`.
+    fn schemas(&mut self) {
+        for entry in children(self.artifact, &self.t.location.meta_dir("schema")) {
+            let (_, name) = split_parent(&entry.path);
+            if id_from_file_name(name, "schema-").is_none() {
+                self.unknown(entry);
+                continue;
+            }
+            if let Some(bytes) = self.read_json(entry) {
+                match TableSchema::parse(&bytes) {
+                    Ok(s) => {
+                        self.t.schemas.insert(s.id, s);
+                    }
+                    Err(error) => self.problem(entry, error),
+                }
+            }
+        }
+    }
+
+    /// `snapshot/`: `snapshot-N`, the `EARLIEST` and `LATEST` hints, temp files.
+    fn snapshot_dir(&mut self) {
+        for entry in children(self.artifact, &self.t.location.meta_dir("snapshot")) {
+            let (_, name) = split_parent(&entry.path);
+            if let Some(id) = id_from_file_name(name, "snapshot-") {
+                self.snapshot(entry, id);
+            } else if name == "EARLIEST" || name == "LATEST" {
+                let value = self.read_json(entry).and_then(|b| match parse_hint(&b) {
+                    Ok(v) => Some(v),
+                    Err(error) => {
+                        self.problem(entry, error);
+                        None
+                    }
+                });
+                let hint = Some(Hint {
+                    path: entry.path.clone(),
+                    value,
+                });
+                if name == "EARLIEST" {
+                    self.t.earliest_hint = hint;
+                } else {
+                    self.t.latest_hint = hint;
+                }
+            } else if let Some(id) = temp_snapshot_id(name) {
+                // A partial write is expected here, so an unparsable temp file is not a problem.
+                let content = self
+                    .artifact
+                    .read_entry(entry, self.max_json)
+                    .ok()
+                    .and_then(|b| Snapshot::parse(&b).ok());
+                self.t.temp_files.push(TempSnapshotFile {
+                    path: entry.path.clone(),
+                    id,
+                    size: entry.size,
+                    modified: entry.modified,
+                    content,
+                });
+            } else {
+                self.unknown(entry);
+            }
+        }
+    }
+
+    /// `snapshot/snapshot-<id>`: it must hold snapshot `id`.
+    fn snapshot(&mut self, entry: &FileEntry, id: i64) {
+        self.t.present_ids.insert(id);
+        let Some(bytes) = self.read_json(entry) else {
+            return;
+        };
+        match Snapshot::parse(&bytes) {
+            Ok(snapshot) if snapshot.id == id => {
+                self.t.snapshots.insert(
+                    id,
+                    SnapshotFile {
+                        snapshot,
+                        path: entry.path.clone(),
+                        modified: entry.modified,
+                    },
+                );
+            }
+            Ok(snapshot) => self.problem(
+                entry,
+                Error::format(format!(
+                    "the file is named for snapshot {id} but holds snapshot {}",
+                    snapshot.id
+                )),
+            ),
+            Err(error) => self.problem(entry, error),
+        }
+    }
+
+    /// `consumer/consumer-<id>`: kept with its parse result, readable or not.
+    fn consumers(&mut self) {
+        for entry in children(self.artifact, &self.t.location.meta_dir("consumer")) {
+            let (_, name) = split_parent(&entry.path);
+            let Some(id) = name.strip_prefix(CONSUMER_PREFIX) else {
+                self.unknown(entry);
+                continue;
+            };
+            let consumer = self
+                .artifact
+                .read_entry(entry, self.max_json)
+                .and_then(|bytes| Consumer::parse(&bytes))
+                .map_err(|e| e.in_file(entry.path.clone()));
+            self.t.consumers.push(ConsumerFile {
+                id: id.to_string(),
+                path: entry.path.clone(),
+                modified: entry.modified,
+                consumer,
+            });
+        }
+    }
+
+    /// `tag/tag-<name>`: kept with its parse result, readable or not.
+    fn tags(&mut self) {
+        for entry in children(self.artifact, &self.t.location.meta_dir("tag")) {
+            let (_, name) = split_parent(&entry.path);
+            let Some(tag_name) = name.strip_prefix(TAG_PREFIX) else {
+                self.unknown(entry);
+                continue;
+            };
+            let tag = self
+                .artifact
+                .read_entry(entry, self.max_json)
+                .and_then(|bytes| Tag::parse(&bytes))
+                .map_err(|e| e.in_file(entry.path.clone()));
+            self.t.tags.push(TagFile {
+                name: tag_name.to_string(),
+                path: entry.path.clone(),
+                tag,
+            });
+        }
+    }
+
+    /// `changelog/`: the long-lived `changelog-N` files and their hints.
+    fn changelog_dir(&mut self) {
+        for entry in children(self.artifact, &self.t.location.meta_dir("changelog")) {
+            let (_, name) = split_parent(&entry.path);
+            if let Some(id) = id_from_file_name(name, "changelog-") {
+                let Some(bytes) = self.read_json(entry) else {
+                    continue;
+                };
+                match Snapshot::parse(&bytes) {
+                    Ok(snapshot) => {
+                        self.t.long_lived_changelogs.insert(
+                            id,
+                            SnapshotFile {
+                                snapshot,
+                                path: entry.path.clone(),
+                                modified: entry.modified,
+                            },
+                        );
+                    }
+                    Err(error) => self.problem(entry, error),
+                }
+            } else if name == "EARLIEST" || name == "LATEST" {
+                let value = self.read_json(entry).and_then(|b| parse_hint(&b).ok());
+                let hint = Some(Hint {
+                    path: entry.path.clone(),
+                    value,
+                });
+                if name == "EARLIEST" {
+                    self.t.changelog_hints.0 = hint;
+                } else {
+                    self.t.changelog_hints.1 = hint;
+                }
+            } else {
+                self.unknown(entry);
+            }
+        }
+    }
+
+    /// Problems named by file and everything in path order; the options of the latest schema.
+    fn finish(self) -> Timeline {
+        let mut t = self.t;
+        for p in &mut t.problems {
+            p.error = p.error.clone().in_file(p.path.clone());
+        }
+        t.consumers.sort_by(|a, b| a.id.cmp(&b.id));
+        t.tags.sort_by(|a, b| a.name.cmp(&b.name));
+        t.temp_files.sort_by(|a, b| a.path.cmp(&b.path));
+        t.problems.sort_by(|a, b| a.path.cmp(&b.path));
+        if let Some(s) = t.schemas.values().next_back() {
+            t.options = s.table_options();
+        }
+        t
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod testkit {
     use std::rc::Rc;
