@@ -1034,7 +1034,9 @@ enum End {
 /// The files in the root's bucket directories (outside the metadata directories), by name,
 /// into [`RootFiles::data_files_by_name`]; whether there is any bucket directory.
 fn list_bucket_files(artifact: &Artifact, root: &str, out: &mut RootFiles) {
-    for f in artifact.files_under(root) {
+    let files = artifact.files_under(root);
+    out.data_files_by_name.reserve(files);
+    for f in files {
         let rel = relative_to(root, &f.path);
         let first = rel.split('/').next().unwrap_or("");
         if META_DIRS.contains(&first) || !rel.contains('/') {
@@ -1089,6 +1091,15 @@ impl BucketFiles {
         let index = u32::try_from(self.files.len()).unwrap_or(u32::MAX);
         self.files.push((end, dir));
         self.by_hash.push((self.hasher.hash_one(name), index));
+    }
+
+    /// Makes room for at most `files` at once: without it the buffers grew by doubling, and
+    /// the unused part of the last doubling was ~5 MB of the peak heap on a 472k-file table.
+    fn reserve(&mut self, files: &[FileEntry]) {
+        let bytes = files.iter().map(|f| split_parent(&f.path).1.len()).sum();
+        self.names.reserve_exact(bytes);
+        self.files.reserve_exact(files.len());
+        self.by_hash.reserve_exact(files.len());
     }
 
     /// Sorts the lookup table once every file is added.
