@@ -5,7 +5,8 @@
 //! fields added by later versions come out as `None` for older files. Key and value statistics
 //! are skipped; the other fields no check reads are validated but not kept ([`DataFileMeta`]).
 
-use std::collections::HashSet;
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
 use std::hash::Hash;
 use std::sync::Arc;
 
@@ -158,17 +159,21 @@ pub struct ManifestEntry {
 /// ([`ManifestEntry::share`]).
 #[derive(Debug, Default)]
 pub struct Interner {
-    partitions: HashSet<Arc<[u8]>>,
-    names: HashSet<Arc<str>>,
+    partitions: HashMap<Arc<[u8]>, ()>,
+    names: HashMap<Arc<str>, ()>,
+    /// The partition shared last: where consecutive entries have the same partition (a commit's
+    /// files one partition after the other), they are answered by comparing bytes, unhashed.
+    last_partition: Option<Arc<[u8]>>,
 }
 
 impl Interner {
-    /// The shared copy of `value`, which becomes it when it is the first.
-    fn one<T: ?Sized + Eq + Hash>(set: &mut HashSet<Arc<T>>, value: Arc<T>) -> Arc<T> {
-        match set.get(&value) {
-            Some(shared) => shared.clone(),
-            None => {
-                set.insert(value.clone());
+    /// The shared copy of `value`, which becomes it when it is the first (hashed once).
+    fn one<T: ?Sized + Eq + Hash>(map: &mut HashMap<Arc<T>, ()>, value: Arc<T>) -> Arc<T> {
+        match map.entry(value) {
+            Entry::Occupied(shared) => shared.key().clone(),
+            Entry::Vacant(first) => {
+                let value = first.key().clone();
+                first.insert(());
                 value
             }
         }
@@ -176,14 +181,25 @@ impl Interner {
 
     /// The shared copy of a partition's bytes.
     fn partition(&mut self, bytes: &[u8]) -> Arc<[u8]> {
-        match self.partitions.get(bytes) {
-            Some(shared) => shared.clone(),
-            None => {
-                let shared: Arc<[u8]> = Arc::from(bytes);
-                self.partitions.insert(shared.clone());
-                shared
-            }
+        match &self.last_partition {
+            Some(last) if **last == *bytes => last.clone(),
+            _ => self.new_partition(Arc::from(bytes)),
         }
+    }
+
+    /// The shared copy of `partition`.
+    fn shared_partition(&mut self, partition: Arc<[u8]>) -> Arc<[u8]> {
+        match &self.last_partition {
+            Some(last) if *last == partition => last.clone(),
+            _ => self.new_partition(partition),
+        }
+    }
+
+    /// The shared copy of a partition other than the last one, which it becomes.
+    fn new_partition(&mut self, partition: Arc<[u8]>) -> Arc<[u8]> {
+        let shared = Self::one(&mut self.partitions, partition);
+        self.last_partition = Some(shared.clone());
+        shared
     }
 }
 
@@ -191,7 +207,7 @@ impl ManifestEntry {
     /// This entry with its partition and file name replaced by `interner`'s copies (equal
     /// values: the entry reads the same).
     pub fn share(mut self, interner: &mut Interner) -> ManifestEntry {
-        self.partition = Interner::one(&mut interner.partitions, self.partition);
+        self.partition = interner.shared_partition(self.partition);
         self.file.file_name = Interner::one(&mut interner.names, self.file.file_name);
         self
     }
