@@ -134,7 +134,7 @@ pub fn snapshot_detail(
                 continue;
             }
             out.push(FileDetail {
-                name: e.file.file_name.clone(),
+                name: e.file.file_name.to_string(),
                 partition: if partition_fields.is_empty() {
                     String::new()
                 } else {

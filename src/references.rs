@@ -85,7 +85,7 @@ pub fn file_references(
                 let entries = list_entries(artifact, &mut store, &manifest_dir, base);
                 if merge(entries.iter())
                     .iter()
-                    .any(|x| x.file.file_name == name)
+                    .any(|x| *x.file.file_name == *name)
                 {
                     live_from = Some(e);
                 }
@@ -93,7 +93,7 @@ pub fn file_references(
         }
         for (id, f) in &bf.snapshots {
             for e in &f.delta {
-                if e.file.file_name != name {
+                if *e.file.file_name != *name {
                     continue;
                 }
                 match e.kind {
@@ -111,7 +111,7 @@ pub fn file_references(
                     }
                 }
             }
-            if f.changelog.iter().any(|e| e.file.file_name == name) {
+            if f.changelog.iter().any(|e| *e.file.file_name == *name) {
                 push(&mut references, *id, *id, "changelog".into());
             }
         }
@@ -154,7 +154,7 @@ pub fn file_references(
                     all.extend(list_entries(artifact, &mut store, &manifest_dir, list));
                 }
             }
-            if merge(all.iter()).iter().any(|e| e.file.file_name == name) {
+            if merge(all.iter()).iter().any(|e| *e.file.file_name == *name) {
                 roles.push("live".into());
             }
             for role in roles {
@@ -177,7 +177,7 @@ pub fn file_references(
                     continue;
                 }
                 let entries = list_entries(artifact, &mut store, &manifest_dir, list);
-                if entries.iter().any(|e| e.file.file_name == name) {
+                if entries.iter().any(|e| *e.file.file_name == *name) {
                     roles.push(match role {
                         ManifestListRole::Changelog => "changelog".into(),
                         _ => "added".into(),

@@ -200,7 +200,7 @@ fn file_graph_matches_an_independent_decoder() {
                 let id: i64 = id.parse().unwrap();
                 let got = &bf.snapshots[&id];
                 let names = |it: &mut dyn Iterator<Item = &prv::timeline::files::EntryRef>| {
-                    let mut v: Vec<String> = it.map(|e| e.file.file_name.clone()).collect();
+                    let mut v: Vec<String> = it.map(|e| e.file.file_name.to_string()).collect();
                     v.sort();
                     v
                 };

@@ -287,8 +287,8 @@ pub fn avro_manifests(data: &[u8]) -> Outcome {
                 if round == 0 {
                     for entry in entries.iter().take(64) {
                         render_row(&mut o, &entry.partition);
-                        render_row(&mut o, &entry.file.min_key);
-                        render_row(&mut o, &entry.file.max_key);
+                        render_row(&mut o, entry.file.min_key());
+                        render_row(&mut o, entry.file.max_key());
                     }
                 }
             }

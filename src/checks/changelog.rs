@@ -244,7 +244,7 @@ fn judge_commit(ctx: &Ctx<'_>, g: &CommitGroup, explained: &HashSet<String>) -> 
         id: append_id,
         snapshot: append,
         own_next,
-        added_names: added.iter().map(|e| e.file.file_name.as_str()).collect(),
+        added_names: added.iter().map(|e| &*e.file.file_name).collect(),
         added,
     };
 
@@ -463,9 +463,10 @@ fn ghost_evidence(ctx: &Ctx<'_>, a: &Append<'_>, ev: &mut Evidence) {
             .sibling_snapshots
             .iter()
             .any(|(b, id)| *b == t.location.branch && *id == append_id);
-        let compacts_append = ghost.entries.iter().any(|e| {
-            e.kind == FileKind::Delete && a.added_names.contains(e.file.file_name.as_str())
-        });
+        let compacts_append = ghost
+            .entries
+            .iter()
+            .any(|e| e.kind == FileKind::Delete && a.added_names.contains(&*e.file.file_name));
         if !(sibling || compacts_append) {
             continue;
         }
@@ -498,7 +499,7 @@ fn ghost_evidence(ctx: &Ctx<'_>, a: &Append<'_>, ev: &mut Evidence) {
                     }
                 ));
         for e in changelog {
-            ev.ghost_changelog.push(e.file.file_name.clone());
+            ev.ghost_changelog.push(e.file.file_name.to_string());
         }
         for l in ghost.lists.iter().chain(&ghost.manifests) {
             ev.files.push(l.clone());
@@ -549,11 +550,8 @@ fn index_evidence(ctx: &Ctx<'_>, a: &Append<'_>, explained: &HashSet<String>, ev
         return;
     };
     let win = window(ctx, a);
-    let buckets: BTreeSet<(&[u8], i32)> = a
-        .added
-        .iter()
-        .map(|e| (e.partition.as_slice(), e.bucket))
-        .collect();
+    let buckets: BTreeSet<(&[u8], i32)> =
+        a.added.iter().map(|e| (&*e.partition, e.bucket)).collect();
     for im in &r.orphan_index_manifests {
         if explained.contains(&im.relative)
             || ctx.unknowable.owner(im.modified).is_some()
@@ -566,7 +564,7 @@ fn index_evidence(ctx: &Ctx<'_>, a: &Append<'_>, explained: &HashSet<String>, ev
         for e in im.entries.iter() {
             if e.kind != FileKind::Add
                 || e.index_type != "DELETION_VECTORS"
-                || !buckets.contains(&(e.partition.as_slice(), e.bucket))
+                || !buckets.contains(&(&*e.partition, e.bucket))
             {
                 continue;
             }
@@ -853,7 +851,7 @@ fn later_compaction_evidence(
             .range(append_id.saturating_add(1)..)
             .find(|(_, f)| {
                 f.deleted()
-                    .any(|e| a.added_names.contains(e.file.file_name.as_str()))
+                    .any(|e| a.added_names.contains(&*e.file.file_name))
             })
             .map(|(id, f)| (*id, f.changelog.len()))
     });

@@ -49,7 +49,9 @@ pub fn incomplete(t: &Timeline, root: &RootFiles) -> (Vec<Finding>, bool) {
         .get(&t.location.branch)
         .and_then(|b| b.live_latest.as_ref());
     let live_inside = live_latest.map_or(0, |l| {
-        l.iter().filter(|e| e.file.external_path.is_none()).count()
+        l.iter()
+            .filter(|e| e.file.external_path().is_none())
+            .count()
     });
     if !root.has_data_dirs && live_inside > 0 {
         out.push(
@@ -84,7 +86,7 @@ fn external_outside(
     }
     let outside: Vec<&str> = live
         .iter()
-        .filter_map(|e| e.file.external_path.as_deref())
+        .filter_map(|e| e.file.external_path())
         .filter(|uri| root.external_outside.values().any(|s| s.contains(*uri)))
         .collect();
     let roots: Vec<&str> = root.external_outside.keys().map(String::as_str).collect();
@@ -215,7 +217,7 @@ fn published_ghosts<'r>(timelines: &[&Timeline], root: &'r RootFiles) -> HashMap
         g.entries
             .iter()
             .filter(|e| e.kind == crate::paimon::manifest::FileKind::Add)
-            .map(|e| e.file.file_name.as_str())
+            .map(|e| &*e.file.file_name)
             .filter(|n| !is_changelog(n) && !root.referenced.contains(*n))
             .collect()
     };
@@ -231,7 +233,7 @@ fn published_ghosts<'r>(timelines: &[&Timeline], root: &'r RootFiles) -> HashMap
     let mut chained = vec![false; root.ghosts.len()];
     for (i, g) in root.ghosts.iter().enumerate() {
         for e in &g.entries {
-            if let Some(&j) = owner.get(e.file.file_name.as_str()) {
+            if let Some(&j) = owner.get(&*e.file.file_name) {
                 if j != i {
                     if let Some(c) = chained.get_mut(i) {
                         *c = true;
@@ -249,11 +251,7 @@ fn published_ghosts<'r>(timelines: &[&Timeline], root: &'r RootFiles) -> HashMap
         .is_some_and(|e| e > 1);
     let mut out = HashMap::new();
     for (i, g) in root.ghosts.iter().enumerate() {
-        let names: HashSet<&str> = g
-            .entries
-            .iter()
-            .map(|e| e.file.file_name.as_str())
-            .collect();
+        let names: HashSet<&str> = g.entries.iter().map(|e| &*e.file.file_name).collect();
         let Some(mine) = news.get(i) else { continue };
         let chained = chained.get(i).copied().unwrap_or(false);
         let cause = if chained && !mine.is_empty() {

@@ -288,7 +288,7 @@ pub fn temp_files(t: &Timeline, root: Option<&RootFiles>) -> (Vec<Finding>, Hash
                         if let Some(o) = r
                             .orphans
                             .iter()
-                            .find(|o| split_parent(&o.relative).1 == e.file.file_name)
+                            .find(|o| split_parent(&o.relative).1 == &*e.file.file_name)
                         {
                             explained.insert(o.relative.clone());
                             adds.push(o.relative.clone());

@@ -3,13 +3,18 @@
 //!
 //! Decoded by field name against the file's writer schema (Paimon 0.8 … master, pypaimon), so
 //! fields added by later versions come out as `None` for older files. Key and value statistics
-//! are skipped.
+//! are skipped; the other fields no check reads are validated but not kept ([`DataFileMeta`]).
+
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::sync::Arc;
 
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 
 use super::avro::decode::{FieldSpec, Kind, RecordSpec};
-use super::avro::{read_records, AvroSchemaCache, Row};
+use super::avro::{read_records, AvroSchemaCache, Row, Strs};
 
 /// Whether an entry adds or deletes a file (`_KIND`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -71,63 +76,141 @@ impl FileSource {
     }
 }
 
-/// A data or changelog file as recorded in a manifest (`_FILE`).
+/// A data or changelog file as recorded in a manifest (`_FILE`): the fields the checks read.
+///
+/// A wide table holds millions of these at once, so the rest of `_FILE` (`_SCHEMA_ID`,
+/// `_CREATION_TIME`, `_DELETE_ROW_COUNT`, `_EMBEDDED_FILE_INDEX`, `_VALUE_STATS_COLS`,
+/// `_FIRST_ROW_ID`, `_WRITE_COLS`) is validated while decoding (type and presence: a damaged
+/// manifest fails the same way) but not kept, the keys share one allocation, and the rarely set
+/// `_EXTRA_FILES` and `_EXTERNAL_PATH` sit behind one pointer (`BENCHMARKS.md`, "Wide tables").
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DataFileMeta {
-    /// `_FILE_NAME`: the name inside the bucket directory.
-    pub file_name: String,
+    /// `_FILE_NAME`: the name inside the bucket directory (shared: see [`ManifestEntry`]).
+    pub file_name: Arc<str>,
     /// `_FILE_SIZE` in bytes.
     pub file_size: i64,
     /// `_ROW_COUNT`: rows including deletes.
     pub row_count: i64,
-    /// `_MIN_KEY`: serialized BinaryRow of the smallest key.
-    pub min_key: Vec<u8>,
-    /// `_MAX_KEY`: serialized BinaryRow of the largest key.
-    pub max_key: Vec<u8>,
     /// `_MIN_SEQUENCE_NUMBER`.
     pub min_sequence_number: i64,
     /// `_MAX_SEQUENCE_NUMBER`.
     pub max_sequence_number: i64,
-    /// `_SCHEMA_ID`: the schema the file was written with.
-    pub schema_id: i64,
     /// `_LEVEL`: LSM level (0 for new and append files).
     pub level: i32,
-    /// `_EXTRA_FILES`: sibling files (e.g. `*.index`).
-    pub extra_files: Vec<String>,
-    /// `_CREATION_TIME`: the writer's local wall clock encoded as if UTC, in millis.
-    pub creation_time_millis: Option<i64>,
-    /// `_DELETE_ROW_COUNT` (0.8+).
-    pub delete_row_count: Option<i64>,
-    /// `_EMBEDDED_FILE_INDEX` (0.8+): a small file index inlined in the manifest.
-    pub embedded_file_index: Option<Vec<u8>>,
     /// `_FILE_SOURCE` (0.9+).
     pub file_source: Option<FileSource>,
-    /// `_VALUE_STATS_COLS` (1.0+).
-    pub value_stats_cols: Option<Vec<String>>,
-    /// `_EXTERNAL_PATH` (1.0+): absolute path when written outside the table directory.
-    pub external_path: Option<String>,
-    /// `_FIRST_ROW_ID` (1.3+).
-    pub first_row_id: Option<i64>,
-    /// `_WRITE_COLS` (1.3+).
-    pub write_cols: Option<Vec<String>>,
+    /// `_MIN_KEY`'s bytes, then `_MAX_KEY`'s.
+    keys: Box<[u8]>,
+    /// Where `_MAX_KEY` starts in `keys`.
+    max_key_at: u32,
+    /// `_EXTRA_FILES` and `_EXTERNAL_PATH`, when either is set.
+    rare: Option<Box<RareFields>>,
 }
 
-/// One entry of a manifest file.
+/// The fields of a [`DataFileMeta`] that most files leave empty.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+struct RareFields {
+    extra_files: Box<[Box<str>]>,
+    external_path: Option<Box<str>>,
+}
+
+impl DataFileMeta {
+    /// `_MIN_KEY`: serialized BinaryRow of the smallest key.
+    pub fn min_key(&self) -> &[u8] {
+        self.keys.get(..self.max_key_at as usize).unwrap_or(&[])
+    }
+
+    /// `_MAX_KEY`: serialized BinaryRow of the largest key.
+    pub fn max_key(&self) -> &[u8] {
+        self.keys.get(self.max_key_at as usize..).unwrap_or(&[])
+    }
+
+    /// `_EXTRA_FILES`: sibling files (e.g. `*.index`).
+    pub fn extra_files(&self) -> &[Box<str>] {
+        self.rare.as_ref().map_or(&[], |r| &r.extra_files)
+    }
+
+    /// `_EXTERNAL_PATH` (1.0+): absolute path when written outside the table directory.
+    pub fn external_path(&self) -> Option<&str> {
+        self.rare.as_ref().and_then(|r| r.external_path.as_deref())
+    }
+}
+
+/// One entry of a manifest file: the fields the checks read. `_VERSION` is checked and
+/// `_TOTAL_BUCKETS` validated while decoding, neither kept.
+///
+/// The partition is shared between the entries of a manifest with the same partition (a table
+/// has few partitions and millions of entries), and [`ManifestEntry::share`] shares it and the
+/// file name further (the ADD and the DELETE of a file).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ManifestEntry {
-    /// `_VERSION` (always 2).
-    pub version: i32,
     /// `_KIND`.
     pub kind: FileKind,
     /// `_PARTITION`: serialized BinaryRow (4-byte big-endian arity prefix); see
     /// [`crate::paimon::binary_row`].
-    pub partition: Vec<u8>,
+    pub partition: Arc<[u8]>,
     /// `_BUCKET` (−2 = postpone bucket).
     pub bucket: i32,
-    /// `_TOTAL_BUCKETS` when written (−1 for dynamic/unaware tables).
-    pub total_buckets: i32,
     /// `_FILE`.
     pub file: DataFileMeta,
+}
+
+/// One copy of each distinct partition and file name, shared by the entries that hold it
+/// ([`ManifestEntry::share`]).
+#[derive(Debug, Default)]
+pub struct Interner {
+    partitions: HashMap<Arc<[u8]>, ()>,
+    names: HashMap<Arc<str>, ()>,
+    /// The partition shared last: where consecutive entries have the same partition (a commit's
+    /// files one partition after the other), they are answered by comparing bytes, unhashed.
+    last_partition: Option<Arc<[u8]>>,
+}
+
+impl Interner {
+    /// The shared copy of `value`, which becomes it when it is the first (hashed once).
+    fn one<T: ?Sized + Eq + Hash>(map: &mut HashMap<Arc<T>, ()>, value: Arc<T>) -> Arc<T> {
+        match map.entry(value) {
+            Entry::Occupied(shared) => shared.key().clone(),
+            Entry::Vacant(first) => {
+                let value = first.key().clone();
+                first.insert(());
+                value
+            }
+        }
+    }
+
+    /// The shared copy of a partition's bytes.
+    fn partition(&mut self, bytes: &[u8]) -> Arc<[u8]> {
+        match &self.last_partition {
+            Some(last) if **last == *bytes => last.clone(),
+            _ => self.new_partition(Arc::from(bytes)),
+        }
+    }
+
+    /// The shared copy of `partition`.
+    fn shared_partition(&mut self, partition: Arc<[u8]>) -> Arc<[u8]> {
+        match &self.last_partition {
+            Some(last) if *last == partition => last.clone(),
+            _ => self.new_partition(partition),
+        }
+    }
+
+    /// The shared copy of a partition other than the last one, which it becomes.
+    fn new_partition(&mut self, partition: Arc<[u8]>) -> Arc<[u8]> {
+        let shared = Self::one(&mut self.partitions, partition);
+        self.last_partition = Some(shared.clone());
+        shared
+    }
+}
+
+impl ManifestEntry {
+    /// This entry with its partition and file name replaced by `interner`'s copies (equal
+    /// values: the entry reads the same).
+    pub fn share(mut self, interner: &mut Interner) -> ManifestEntry {
+        self.partition = interner.shared_partition(self.partition);
+        self.file.file_name = Interner::one(&mut interner.names, self.file.file_name);
+        self
+    }
 }
 
 /// The `_VERSION` that `ManifestEntry` and `ManifestFileMeta` rows carry.
@@ -210,55 +293,129 @@ static ENTRY: RecordSpec = RecordSpec {
     slots: WRITE_COLS + 1,
 };
 
-fn build(row: Row<'_, '_>) -> Result<ManifestEntry> {
+/// The fields of an entry that are validated but not kept, as decoded. Only the tests look at
+/// the values.
+#[derive(Debug, Clone, Copy)]
+#[cfg_attr(not(test), allow(dead_code))]
+struct Unkept<'r, 'a> {
+    version: i32,
+    total_buckets: i32,
+    file: UnkeptFile<'r, 'a>,
+}
+
+/// The fields of `_FILE` that are validated but not kept, borrowed from the block: checking
+/// them allocates nothing.
+#[derive(Debug, Clone, Copy)]
+#[cfg_attr(not(test), allow(dead_code))]
+struct UnkeptFile<'r, 'a> {
+    schema_id: i64,
+    creation_time_millis: Option<i64>,
+    delete_row_count: Option<i64>,
+    embedded_file_index: Option<&'a [u8]>,
+    value_stats_cols: Option<Strs<'r, 'a>>,
+    first_row_id: Option<i64>,
+    write_cols: Option<Strs<'r, 'a>>,
+}
+
+/// One entry and its unkept fields, every field read in the order the reader always has (so a
+/// damaged entry is rejected naming the same field); `interner` shares equal partitions.
+fn decode<'r, 'a>(
+    row: Row<'r, 'a>,
+    interner: &mut Interner,
+) -> Result<(ManifestEntry, Unkept<'r, 'a>)> {
     row.require(0, "a manifest entry")?;
     let version = row.int(VERSION, "_VERSION")?;
     check_manifest_version(version)?;
     let kind = FileKind::from_value(row.long(KIND, "_KIND")?)?;
-    let partition = row.bytes(PARTITION, "_PARTITION")?.to_vec();
+    let partition = interner.partition(row.bytes(PARTITION, "_PARTITION")?);
     let bucket = row.int(BUCKET, "_BUCKET")?;
     let total_buckets = row.int(TOTAL_BUCKETS, "_TOTAL_BUCKETS")?;
     row.require(FILE, "field _FILE")?;
-    let file = build_file(row).map_err(|e| e.context("field _FILE"))?;
-    Ok(ManifestEntry {
-        version,
+    let (file, unkept) = decode_file(row).map_err(|e| e.context("field _FILE"))?;
+    let entry = ManifestEntry {
         kind,
         partition,
         bucket,
-        total_buckets,
         file,
-    })
+    };
+    let unkept = Unkept {
+        version,
+        total_buckets,
+        file: unkept,
+    };
+    Ok((entry, unkept))
 }
 
-fn build_file(row: Row<'_, '_>) -> Result<DataFileMeta> {
-    Ok(DataFileMeta {
-        file_name: row.str(FILE_NAME, "_FILE_NAME")?.to_string(),
-        file_size: row.long(FILE_SIZE, "_FILE_SIZE")?,
-        row_count: row.long(ROW_COUNT, "_ROW_COUNT")?,
-        min_key: row.bytes(MIN_KEY, "_MIN_KEY")?.to_vec(),
-        max_key: row.bytes(MAX_KEY, "_MAX_KEY")?.to_vec(),
-        min_sequence_number: row.long(MIN_SEQ, "_MIN_SEQUENCE_NUMBER")?,
-        max_sequence_number: row.long(MAX_SEQ, "_MAX_SEQUENCE_NUMBER")?,
-        schema_id: row.long(SCHEMA_ID, "_SCHEMA_ID")?,
-        level: row.int(LEVEL, "_LEVEL")?,
-        extra_files: row
-            .opt_str_list(EXTRA_FILES, "_EXTRA_FILES")?
-            .unwrap_or_default(),
-        creation_time_millis: row.opt_long(CREATION_TIME, "_CREATION_TIME")?,
-        delete_row_count: row.opt_long(DELETE_ROW_COUNT, "_DELETE_ROW_COUNT")?,
-        embedded_file_index: row
-            .opt_bytes(EMBEDDED_FILE_INDEX, "_EMBEDDED_FILE_INDEX")?
-            .map(<[u8]>::to_vec),
-        file_source: row
-            .opt_long(FILE_SOURCE, "_FILE_SOURCE")?
-            .map(FileSource::from_value)
-            .transpose()?,
-        value_stats_cols: row.opt_str_list(VALUE_STATS_COLS, "_VALUE_STATS_COLS")?,
-        external_path: row
-            .opt_str(EXTERNAL_PATH, "_EXTERNAL_PATH")?
-            .map(str::to_string),
+/// `_FILE`'s fields, kept and unkept, in the reader's order.
+fn decode_file<'r, 'a>(row: Row<'r, 'a>) -> Result<(DataFileMeta, UnkeptFile<'r, 'a>)> {
+    let file_name = Arc::from(row.str(FILE_NAME, "_FILE_NAME")?);
+    let file_size = row.long(FILE_SIZE, "_FILE_SIZE")?;
+    let row_count = row.long(ROW_COUNT, "_ROW_COUNT")?;
+    let (keys, max_key_at) = keys(row)?;
+    let min_sequence_number = row.long(MIN_SEQ, "_MIN_SEQUENCE_NUMBER")?;
+    let max_sequence_number = row.long(MAX_SEQ, "_MAX_SEQUENCE_NUMBER")?;
+    let schema_id = row.long(SCHEMA_ID, "_SCHEMA_ID")?;
+    let level = row.int(LEVEL, "_LEVEL")?;
+    let extra_files = row.opt_strs(EXTRA_FILES, "_EXTRA_FILES")?;
+    let creation_time_millis = row.opt_long(CREATION_TIME, "_CREATION_TIME")?;
+    let delete_row_count = row.opt_long(DELETE_ROW_COUNT, "_DELETE_ROW_COUNT")?;
+    let embedded_file_index = row.opt_bytes(EMBEDDED_FILE_INDEX, "_EMBEDDED_FILE_INDEX")?;
+    let file_source = row
+        .opt_long(FILE_SOURCE, "_FILE_SOURCE")?
+        .map(FileSource::from_value)
+        .transpose()?;
+    let value_stats_cols = row.opt_strs(VALUE_STATS_COLS, "_VALUE_STATS_COLS")?;
+    let external_path = row.opt_str(EXTERNAL_PATH, "_EXTERNAL_PATH")?;
+    let unkept = UnkeptFile {
+        schema_id,
+        creation_time_millis,
+        delete_row_count,
+        embedded_file_index,
+        value_stats_cols,
         first_row_id: row.opt_long(FIRST_ROW_ID, "_FIRST_ROW_ID")?,
-        write_cols: row.opt_str_list(WRITE_COLS, "_WRITE_COLS")?,
+        write_cols: row.opt_strs(WRITE_COLS, "_WRITE_COLS")?,
+    };
+    let file = DataFileMeta {
+        file_name,
+        file_size,
+        row_count,
+        min_sequence_number,
+        max_sequence_number,
+        level,
+        file_source,
+        keys,
+        max_key_at,
+        rare: rare_fields(extra_files, external_path),
+    };
+    Ok((file, unkept))
+}
+
+/// `_MIN_KEY` and `_MAX_KEY` in one allocation, and where the second starts.
+fn keys(row: Row<'_, '_>) -> Result<(Box<[u8]>, u32)> {
+    let min_key = row.bytes(MIN_KEY, "_MIN_KEY")?;
+    let max_key = row.bytes(MAX_KEY, "_MAX_KEY")?;
+    let max_key_at = u32::try_from(min_key.len()).map_err(|_| {
+        Error::format(format!(
+            "expected field _MIN_KEY of at most 4 GiB, found {} bytes",
+            min_key.len()
+        ))
+    })?;
+    Ok(([min_key, max_key].concat().into_boxed_slice(), max_key_at))
+}
+
+/// `_EXTRA_FILES` and `_EXTERNAL_PATH`, boxed when either is set.
+fn rare_fields(
+    extra_files: Option<Strs<'_, '_>>,
+    external: Option<&str>,
+) -> Option<Box<RareFields>> {
+    let extra_files: Box<[Box<str>]> = extra_files
+        .map(|list| list.iter().map(Box::from).collect())
+        .unwrap_or_default();
+    (!extra_files.is_empty() || external.is_some()).then(|| {
+        Box::new(RareFields {
+            extra_files,
+            external_path: external.map(Box::from),
+        })
     })
 }
 
@@ -272,7 +429,10 @@ pub fn read_manifest(
     cache: &mut AvroSchemaCache,
     limits: &Limits,
 ) -> Result<Vec<ManifestEntry>> {
-    read_records(bytes, cache, limits, &ENTRY, build)
+    let mut interner = Interner::default();
+    read_records(bytes, cache, limits, &ENTRY, |row| {
+        decode(row, &mut interner).map(|(entry, _)| entry)
+    })
 }
 
 #[cfg(test)]
@@ -321,6 +481,52 @@ mod tests {
         read_manifest(bytes, &mut AvroSchemaCache::new(), &Limits::default())
     }
 
+    /// The fields the reader validates without keeping them, as it decoded them.
+    #[derive(Debug, Clone, PartialEq)]
+    struct Validated {
+        version: i32,
+        total_buckets: i32,
+        schema_id: i64,
+        creation_time_millis: Option<i64>,
+        delete_row_count: Option<i64>,
+        embedded_file_index: Option<Vec<u8>>,
+        value_stats_cols: Option<Vec<String>>,
+        first_row_id: Option<i64>,
+        write_cols: Option<Vec<String>>,
+    }
+
+    fn strings(list: Option<Strs<'_, '_>>) -> Option<Vec<String>> {
+        list.map(|l| l.iter().map(str::to_string).collect())
+    }
+
+    /// Each entry as [`read_manifest`] returns it (checked equal), with its unkept fields.
+    fn read_validated(
+        bytes: &[u8],
+        cache: &mut AvroSchemaCache,
+    ) -> Vec<(ManifestEntry, Validated)> {
+        let mut interner = Interner::default();
+        let out = read_records(bytes, cache, &Limits::default(), &ENTRY, |row| {
+            let (entry, u) = decode(row, &mut interner)?;
+            let f = u.file;
+            let validated = Validated {
+                version: u.version,
+                total_buckets: u.total_buckets,
+                schema_id: f.schema_id,
+                creation_time_millis: f.creation_time_millis,
+                delete_row_count: f.delete_row_count,
+                embedded_file_index: f.embedded_file_index.map(<[u8]>::to_vec),
+                value_stats_cols: strings(f.value_stats_cols),
+                first_row_id: f.first_row_id,
+                write_cols: strings(f.write_cols),
+            };
+            Ok((entry, validated))
+        })
+        .unwrap();
+        let entries: Vec<ManifestEntry> = out.iter().map(|(e, _)| e.clone()).collect();
+        assert_eq!(read(bytes).unwrap(), entries);
+        out
+    }
+
     #[test]
     fn paimon_08_union_wrapped_snappy() {
         let rows = [entry(0, "data-a.orc"), entry(1, "data-b.orc")];
@@ -329,35 +535,38 @@ mod tests {
             Codec::Snappy,
             &[records(MANIFEST_ENTRY_0_8, &rows)],
         );
-        let out = read(&f).unwrap();
+        let out = read_validated(&f, &mut AvroSchemaCache::new());
         assert_eq!(out.len(), 2);
-        let e = &out[0];
-        assert_eq!(e.version, 2);
+        let (e, u) = &out[0];
+        assert_eq!(u.version, 2);
         assert_eq!(e.kind, FileKind::Add);
-        assert_eq!(out[1].kind, FileKind::Delete);
+        assert_eq!(out[1].0.kind, FileKind::Delete);
         assert_eq!(e.bucket, 3);
-        assert_eq!(e.total_buckets, 4);
+        assert_eq!(u.total_buckets, 4);
         assert_eq!(e.partition.len(), 20);
+        // One copy of the partition both entries have.
+        assert!(Arc::ptr_eq(&e.partition, &out[1].0.partition));
         let d = &e.file;
-        assert_eq!(d.file_name, "data-a.orc");
+        assert_eq!(&*d.file_name, "data-a.orc");
         assert_eq!(d.file_size, 2202);
         assert_eq!(d.row_count, 10);
-        assert_eq!(d.min_key, vec![0; 12]);
-        assert_eq!(d.max_key, vec![1; 12]);
+        assert_eq!(d.min_key(), [0; 12]);
+        assert_eq!(d.max_key(), [1; 12]);
         assert_eq!(d.min_sequence_number, 5);
         assert_eq!(d.max_sequence_number, -1);
-        assert_eq!(d.schema_id, 1);
+        assert_eq!(u.schema_id, 1);
         assert_eq!(d.level, 5);
-        assert_eq!(d.extra_files, vec!["data-a.orc", "x.index"]);
-        assert_eq!(d.creation_time_millis, Some(1_796_027_580_090));
-        assert_eq!(d.delete_row_count, Some(2));
+        let extra: Vec<&str> = d.extra_files().iter().map(|x| &**x).collect();
+        assert_eq!(extra, vec!["data-a.orc", "x.index"]);
+        assert_eq!(u.creation_time_millis, Some(1_796_027_580_090));
+        assert_eq!(u.delete_row_count, Some(2));
         // Fields 0.8 did not have.
         assert_eq!(d.file_source, None);
-        assert_eq!(d.value_stats_cols, None);
-        assert_eq!(d.external_path, None);
-        assert_eq!(d.first_row_id, None);
-        assert_eq!(d.write_cols, None);
-        assert_eq!(d.embedded_file_index, None);
+        assert_eq!(u.value_stats_cols, None);
+        assert_eq!(d.external_path(), None);
+        assert_eq!(u.first_row_id, None);
+        assert_eq!(u.write_cols, None);
+        assert_eq!(u.embedded_file_index, None);
     }
 
     #[test]
@@ -380,6 +589,7 @@ mod tests {
             ("_CREATION_TIME", T::Null),
             ("_DELETE_ROW_COUNT", T::Null),
             ("_VALUE_STATS_COLS", T::StrList(vec![])),
+            ("_EXTRA_FILES", T::StrList(vec![])),
         ]);
         for codec in [Codec::Null, Codec::Deflate, Codec::Zstandard] {
             let f = ocf(
@@ -390,23 +600,98 @@ mod tests {
                     &[row.clone(), nulls.clone()],
                 )],
             );
-            let out = read(&f).unwrap();
-            let d = &out[0].file;
-            assert_eq!(d.embedded_file_index.as_deref(), Some(&[1u8, 2, 3][..]));
+            let out = read_validated(&f, &mut AvroSchemaCache::new());
+            let (d, u) = (&out[0].0.file, &out[0].1);
+            assert_eq!(u.embedded_file_index.as_deref(), Some(&[1u8, 2, 3][..]));
             assert_eq!(d.file_source, Some(FileSource::Compact));
-            assert_eq!(d.value_stats_cols, Some(vec!["a".into(), "b".into()]));
-            assert_eq!(
-                d.external_path.as_deref(),
-                Some("s3://bucket/x/data-c.parquet")
-            );
-            assert_eq!(d.first_row_id, Some(1000));
-            assert_eq!(d.write_cols, Some(vec!["a".into()]));
-            let d = &out[1].file;
-            assert_eq!(d.creation_time_millis, None);
-            assert_eq!(d.delete_row_count, None);
+            assert_eq!(u.value_stats_cols, Some(vec!["a".into(), "b".into()]));
+            assert_eq!(d.external_path(), Some("s3://bucket/x/data-c.parquet"));
+            assert_eq!(u.first_row_id, Some(1000));
+            assert_eq!(u.write_cols, Some(vec!["a".into()]));
+            let (d, u) = (&out[1].0.file, &out[1].1);
+            assert_eq!(u.creation_time_millis, None);
+            assert_eq!(u.delete_row_count, None);
             assert_eq!(d.file_source, None);
-            assert_eq!(d.value_stats_cols, Some(vec![]));
+            assert_eq!(u.value_stats_cols, Some(vec![]));
+            // Neither extra files nor an external path: nothing boxed for them.
+            assert!(d.extra_files().is_empty() && d.external_path().is_none());
+            assert!(d.rare.is_none());
         }
+    }
+
+    /// A wide table holds millions of entries at once (`BENCHMARKS.md`, "Compact manifest
+    /// entry": 344 bytes each when every field was kept).
+    #[test]
+    fn an_entry_is_small() {
+        let size = std::mem::size_of::<ManifestEntry>();
+        assert!(size <= 112, "{size}");
+    }
+
+    /// `MANIFEST_ENTRY_MASTER` with field `name` (of the entry or of `_FILE`) of another type.
+    fn schema_with_wrong_type(name: &str) -> String {
+        let mut schema: serde_json::Value = serde_json::from_str(MANIFEST_ENTRY_MASTER).unwrap();
+        let retype = |fields: &mut serde_json::Value| {
+            for f in fields.as_array_mut().unwrap() {
+                if f["name"] == name {
+                    f["type"] = "boolean".into();
+                }
+            }
+        };
+        retype(&mut schema["fields"]);
+        let file = schema["fields"]
+            .as_array_mut()
+            .unwrap()
+            .iter_mut()
+            .find(|f| f["name"] == "_FILE")
+            .unwrap();
+        retype(&mut file["type"]["fields"]);
+        schema.to_string()
+    }
+
+    /// The fields that are not kept are still checked: each of another type in the writer
+    /// schema, or a required one absent, fails the manifest naming it, as when they were kept.
+    #[test]
+    fn unkept_fields_are_validated() {
+        let unkept = [
+            ("_VERSION", ""),
+            ("_TOTAL_BUCKETS", ""),
+            ("_SCHEMA_ID", "field _FILE: "),
+            ("_CREATION_TIME", "field _FILE: "),
+            ("_DELETE_ROW_COUNT", "field _FILE: "),
+            ("_EMBEDDED_FILE_INDEX", "field _FILE: "),
+            ("_VALUE_STATS_COLS", "field _FILE: "),
+            ("_FIRST_ROW_ID", "field _FILE: "),
+            ("_WRITE_COLS", "field _FILE: "),
+        ];
+        for (name, within) in unkept {
+            let schema = schema_with_wrong_type(name);
+            let mut row = entry(0, "f");
+            row.remove(name);
+            let f = ocf(&schema, Codec::Null, &[records(&schema, &[row])]);
+            let e = read(&f).unwrap_err();
+            let kind = if name.contains("COLS") {
+                "array of strings"
+            } else if name == "_EMBEDDED_FILE_INDEX" {
+                "bytes"
+            } else if name.starts_with("_VERSION") || name == "_TOTAL_BUCKETS" {
+                "int"
+            } else {
+                "long"
+            };
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "block 0: record 0: {within}field {name}: expected {kind}, found boolean in the writer schema"
+                ),
+                "{name}"
+            );
+        }
+        let schema = MANIFEST_ENTRY_MASTER.replace("_SCHEMA_ID", "_SOMETHING_ELSE");
+        let f = ocf(&schema, Codec::Null, &[records(&schema, &[entry(0, "f")])]);
+        assert_eq!(
+            read(&f).unwrap_err().to_string(),
+            "block 0: record 0: field _FILE: expected field _SCHEMA_ID, found none in the writer schema"
+        );
     }
 
     #[test]
@@ -603,10 +888,10 @@ mod tests {
                         BTreeMap::new();
                     for e in data {
                         let key = (
-                            e.partition.clone(),
+                            e.partition.to_vec(),
                             e.bucket,
                             e.file.level,
-                            e.file.file_name.clone(),
+                            e.file.file_name.to_string(),
                         );
                         match e.kind {
                             FileKind::Add => {
@@ -659,14 +944,14 @@ mod tests {
         assert!(!files.is_empty());
         let mut seen = 0;
         for (name, bytes) in files {
-            for e in read_manifest(&bytes, &mut cache, &Limits::default()).unwrap() {
-                assert_eq!(e.version, 2, "{name}");
-                assert_eq!(e.total_buckets, 2);
+            for (e, u) in read_validated(&bytes, &mut cache) {
+                assert_eq!(u.version, 2, "{name}");
+                assert_eq!(u.total_buckets, 2);
                 assert!(e.bucket == 0 || e.bucket == 1);
                 assert!(e.file.file_name.ends_with(".parquet"));
                 assert_eq!(e.file.level, 0);
-                assert_eq!(e.file.value_stats_cols, Some(vec![]));
-                assert!(e.file.creation_time_millis.is_some());
+                assert_eq!(u.value_stats_cols, Some(vec![]));
+                assert!(u.creation_time_millis.is_some());
                 let fields = vec![("dt".to_string(), "STRING NOT NULL".to_string())];
                 let p = try_render_partition(&e.partition, &fields, &Default::default()).unwrap();
                 assert!(p == "dt=2024-01-01" || p == "dt=2024-01-02", "{p}");

@@ -151,7 +151,7 @@ fn entry_keys(t: &TableRef<'_>, e: &EntryRef) -> Option<(Key, Key)> {
         return None;
     }
     let schema = t.timeline.latest_schema()?;
-    key_range(schema, &e.file.min_key, &e.file.max_key)
+    key_range(schema, e.file.min_key(), e.file.max_key())
 }
 
 /// The records of the live files, grouped by bucket directory and key.
@@ -314,7 +314,7 @@ pub fn read_view(
 
     let names: HashMap<&str, &str> = files
         .iter()
-        .map(|(d, e)| (e.file.file_name.as_str(), d.as_str()))
+        .map(|(d, e)| (&*e.file.file_name, d.as_str()))
         .collect();
     let dvs = deletion_vectors(t, &names, &mut view);
 
@@ -347,7 +347,7 @@ pub fn read_view(
             view.value_names = rows.value_names.clone();
             view.value_types = rows.value_types.clone();
         }
-        let dv = dvs.get(e.file.file_name.as_str());
+        let dv = dvs.get(&*e.file.file_name);
         for r in rows.records {
             if dv.is_some_and(|d| d.contains(r.position)) {
                 continue;

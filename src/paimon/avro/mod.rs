@@ -156,6 +156,22 @@ pub(crate) struct Row<'r, 'a> {
     slots: &'r [Slot<'a>],
 }
 
+/// A decoded array of strings, every item checked a string ([`Row::opt_strs`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Strs<'r, 'a> {
+    items: &'r [Slot<'a>],
+}
+
+impl<'a> Strs<'_, 'a> {
+    /// The strings, in order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &'a str> + '_ {
+        self.items.iter().filter_map(|item| match item {
+            Slot::Str(s) => Some(*s),
+            _ => None,
+        })
+    }
+}
+
 fn missing(name: &str) -> Error {
     Error::format(format!(
         "expected field {name}, found none in the writer schema"
@@ -253,18 +269,19 @@ impl<'r, 'a> Row<'r, 'a> {
             .ok_or_else(|| self.absent_or_null(slot, name))
     }
 
-    /// An optional array of strings (null items are an error).
-    pub(crate) fn opt_str_list(&self, slot: usize, name: &str) -> Result<Option<Vec<String>>> {
+    /// An optional array of strings (null items are an error), borrowed: a view that keeps
+    /// nothing beyond the block's slots, so a caller that only validates the field allocates
+    /// nothing.
+    pub(crate) fn opt_strs(&self, slot: usize, name: &str) -> Result<Option<Strs<'r, 'a>>> {
         match self.get(slot) {
-            Slot::List(items) => items
-                .iter()
-                .enumerate()
-                .map(|(i, item)| match item {
-                    Slot::Str(s) => Ok((*s).to_string()),
-                    other => Err(wrong(&format!("{name} item {i}"), "a string", other)),
-                })
-                .collect::<Result<Vec<_>>>()
-                .map(Some),
+            Slot::List(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    if !matches!(item, Slot::Str(_)) {
+                        return Err(wrong(&format!("{name} item {i}"), "a string", item));
+                    }
+                }
+                Ok(Some(Strs { items }))
+            }
             Slot::Absent | Slot::Null => Ok(None),
             other => Err(wrong(name, "an array", other)),
         }
