@@ -522,6 +522,20 @@ fn a_changelog_of_one_key_repeated_keeps_only_the_rows_shown() {
     assert!(a.rows_kept() < 200, "{} rows kept", a.rows_kept());
 }
 
+/// Analyses the zip `bytes` opened with `limits`; the report and the evidence bytes the run read.
+fn analyse_with(bytes: &[u8], limits: prv::Limits) -> (Report, u64) {
+    let a = Artifact::open(
+        vec![prv::source::Input::Zip {
+            name: "edited.zip".into(),
+            data: std::rc::Rc::new(bytes.to_vec()),
+        }],
+        &limits,
+    )
+    .unwrap();
+    let r = analyze(&a, &AnalysisOptions::default(), &mut |_| {});
+    (r, a.evidence_bytes())
+}
+
 /// The ids of Ray Data checkpoint files count against the run's `max-rows-kept` all together:
 /// each of the three files (25 ids) fits in 60, the three do not; of the file past it only the
 /// ids the budget has left are kept, and the limit is named.
@@ -533,15 +547,7 @@ fn ray_checkpoint_ids_share_the_runs_row_budget() {
             max_rows_kept,
             ..prv::Limits::default()
         };
-        let a = prv::source::Artifact::open(
-            vec![prv::source::Input::Zip {
-                name: "r.zip".into(),
-                data: std::rc::Rc::new(bytes.clone()),
-            }],
-            &limits,
-        )
-        .unwrap();
-        analyze(&a, &AnalysisOptions::default(), &mut |_| {})
+        analyse_with(&bytes, limits).0
     };
     let full = run(prv::limits::DEFAULT_MAX_ROWS_KEPT);
     assert_eq!(full.tables[0].ray_checkpoints[0].ids, 75);
@@ -567,16 +573,8 @@ fn the_evidence_bytes_budget_is_for_the_whole_run() {
             max_evidence_bytes,
             ..prv::Limits::default()
         };
-        let a = Artifact::open(
-            vec![prv::source::Input::Zip {
-                name: "dv.zip".into(),
-                data: std::rc::Rc::new(bytes.clone()),
-            }],
-            &limits,
-        )
-        .unwrap();
-        let r = analyze(&a, &AnalysisOptions::default(), &mut |_| {});
-        (prv::report::json::render(&r), a.evidence_bytes())
+        let (r, spent) = analyse_with(&bytes, limits);
+        (prv::report::json::render(&r), spent)
     };
     let (json, spent) = run(prv::limits::DEFAULT_MAX_EVIDENCE_BYTES);
     assert!(spent > 0, "nothing was charged");
@@ -601,4 +599,81 @@ fn the_evidence_bytes_budget_is_for_the_whole_run() {
         json.contains("limit max-evidence-bytes"),
         "the limit is not named"
     );
+}
+
+/// Each distinct deletion-vector range the batch view parses is charged its length to the run's
+/// `max-evidence-bytes` before it is parsed (so a million ranges naming one bitmap cannot be
+/// parsed a million times for free). `j09_dv_live_crash`'s `dvpad`-like `dvlive_parquet` table
+/// (alone here; Java Paimon 0.9) has a committed deletion vector (`index/index-…`, hiding key
+/// 2's old row in the top-level file) applied to the batch view of the lost keys. With the
+/// default budget the vector is read and applied. With a budget of the lost changelog file and
+/// the live files the view reads, and not one byte more, the vector is not read: its note says
+/// so, naming the limit, and the batch view is not called exact.
+#[test]
+fn deletion_vector_ranges_are_charged_to_the_evidence_bytes_budget() {
+    let table = "j09_dv_live_crash/db.db/dvlive_parquet/";
+    let mut sizes = std::collections::HashMap::new();
+    let entries = common::fixture_entries("writers/j09_dv_live_crash.zip", |path, bytes| {
+        sizes.insert(path.to_string(), bytes.len() as u64);
+        path.starts_with(table).then_some(bytes)
+    });
+    let bytes = common::zip_bytes(&entries);
+    let run = |max_evidence_bytes: u64| {
+        let limits = prv::Limits {
+            max_evidence_bytes,
+            ..prv::Limits::default()
+        };
+        let (r, _) = analyse_with(&bytes, limits);
+        serde_json::from_str::<Value>(&prv::report::json::render(&r)).unwrap()
+    };
+    let rows_of = |report: &Value| -> Value {
+        let f = report["tables"][0]["findings"].as_array().unwrap();
+        let lost = f.iter().find(|f| f["code"] == "lost-changelog").unwrap();
+        lost["rows"].clone()
+    };
+    let is_dv_note = |n: &Value| n.as_str().unwrap().starts_with("the deletion vector of ");
+    let full = rows_of(&run(prv::limits::DEFAULT_MAX_EVIDENCE_BYTES));
+    assert_eq!(full["batchExact"], true, "{full:#}");
+    let notes = full["notes"].as_array().unwrap();
+    assert!(!notes.iter().any(is_dv_note), "{notes:#?}");
+    assert!(
+        notes.iter().any(|n| n == "deletion vectors applied"),
+        "no live deletion vector in the view: {notes:#?}"
+    );
+    // The lost changelog files' bytes, and not one byte more.
+    let lost_bytes: u64 = full["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| sizes[&format!("{table}{}", f.as_str().unwrap())])
+        .sum();
+    // Raise the budget by each refused file's bytes (the live data files the batch view reads
+    // before it parses their vectors) until the first refusal is a deletion vector's.
+    let mut budget = lost_bytes;
+    let more = |n: &Value| -> Option<u64> {
+        let n = n.as_str()?;
+        let (_, rest) = n.split_once(" could not be read: ")?;
+        rest.split_once(" more bytes would pass")?.0.parse().ok()
+    };
+    for _ in 0..10 {
+        let cut = rows_of(&run(budget));
+        assert_eq!(
+            cut["keysComplete"], true,
+            "the lost rows were not read: {cut:#}"
+        );
+        let notes = cut["notes"].as_array().unwrap();
+        if notes
+            .iter()
+            .filter(|n| is_dv_note(n))
+            .any(|n| n.as_str().unwrap().contains("max-evidence-bytes"))
+        {
+            assert_eq!(cut["batchExact"], false, "{cut:#}");
+            return;
+        }
+        match notes.iter().find_map(more) {
+            Some(n) => budget += n,
+            None => panic!("no deletion vector was cut short: {notes:#?}"),
+        }
+    }
+    panic!("no deletion vector was cut short within ten budgets");
 }
