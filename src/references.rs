@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::paimon::manifest::FileKind;
 use crate::paimon::snapshot::{ManifestListRole, Snapshot};
 use crate::source::Artifact;
-use crate::timeline::files::{merge, ManifestStore, RootFiles};
+use crate::timeline::files::{merge, BranchFiles, ManifestStore, RootFiles};
 use crate::timeline::Timeline;
 use crate::warehouse::join;
 
@@ -57,32 +57,80 @@ pub fn file_references(
     root: &str,
     name: &str,
 ) -> FileReferences {
-    let mut references = Vec::new();
-    let mut store = ManifestStore::new();
-    let manifest_dir = join(root, "manifest");
+    let mut lk = Lookup {
+        artifact,
+        store: ManifestStore::new(),
+        manifest_dir: join(root, "manifest"),
+        name,
+        references: Vec::new(),
+    };
     for t in timelines {
-        let branch = t.location.branch.clone();
-        let Some(bf) = root_files.branches.get(&branch) else {
+        let Some(bf) = root_files.branches.get(&t.location.branch) else {
             continue;
         };
-        let push = |refs: &mut Vec<Reference>, first: i64, last: i64, role: String| {
-            refs.push(Reference {
-                branch: branch.clone(),
-                holder: "snapshots".into(),
-                snapshots: Some((first, last)),
-                tag: None,
-                role,
-            })
-        };
+        lk.data_file(t, bf);
+        lk.manifest_dir_file(t);
+        lk.tags(t);
+        lk.long_lived_changelogs(t);
+    }
+    let orphan = root_files
+        .orphans
+        .iter()
+        .any(|o| crate::warehouse::split_parent(&o.relative).1 == name);
+    FileReferences {
+        path: root.to_string(),
+        file: name.to_string(),
+        references: lk.references,
+        orphan,
+    }
+}
 
-        // Data and changelog files: live intervals from the deltas.
+/// What [`file_references`] looks `name` up in, and the references found so far.
+struct Lookup<'a> {
+    artifact: &'a Artifact,
+    store: ManifestStore<'a>,
+    manifest_dir: String,
+    name: &'a str,
+    references: Vec<Reference>,
+}
+
+impl Lookup<'_> {
+    fn push(&mut self, t: &Timeline, (first, last): (i64, i64), role: String) {
+        self.references.push(Reference {
+            branch: t.location.branch.clone(),
+            holder: "snapshots".into(),
+            snapshots: Some((first, last)),
+            tag: None,
+            role,
+        });
+    }
+
+    /// The roles a snapshot-shaped document gives `name` among the manifest-directory files.
+    fn meta_roles(&mut self, s: &Snapshot) -> Vec<String> {
+        snapshot_meta_roles(
+            s,
+            self.name,
+            self.artifact,
+            &mut self.store,
+            &self.manifest_dir,
+        )
+    }
+
+    fn entries(&mut self, list: &str) -> Vec<crate::timeline::files::EntryRef> {
+        list_entries(self.artifact, &mut self.store, &self.manifest_dir, list)
+    }
+
+    /// A data or changelog file: added, deleted and changelog snapshots from the deltas, and
+    /// the intervals it is live in (from the earliest retained snapshot's base list on).
+    fn data_file(&mut self, t: &Timeline, bf: &BranchFiles) {
+        let name = self.name;
         let latest = t.snapshots.keys().next_back().copied();
         let earliest = t.snapshots.keys().next().copied();
         let mut live_from: Option<i64> = None;
         if let (Some(e), Some(first)) = (earliest, t.snapshots.values().next()) {
             // Live before the earliest retained snapshot: in its base list (resolved now).
             if let Some(base) = first.snapshot.base_manifest_list.as_deref() {
-                let entries = list_entries(artifact, &mut store, &manifest_dir, base);
+                let entries = self.entries(base);
                 if merge(entries.iter())
                     .iter()
                     .any(|x| *x.file.file_name == *name)
@@ -92,38 +140,37 @@ pub fn file_references(
             }
         }
         for (id, f) in &bf.snapshots {
-            for e in &f.delta {
-                if *e.file.file_name != *name {
-                    continue;
-                }
+            for e in f.delta.iter().filter(|e| *e.file.file_name == *name) {
                 match e.kind {
                     FileKind::Add => {
-                        push(&mut references, *id, *id, "added".into());
+                        self.push(t, (*id, *id), "added".into());
                         live_from = live_from.or(Some(*id));
                     }
                     FileKind::Delete => {
-                        push(&mut references, *id, *id, "deleted".into());
+                        self.push(t, (*id, *id), "deleted".into());
                         if let Some(from) = live_from.take() {
                             if *id > from {
-                                push(&mut references, from, id - 1, "live".into());
+                                self.push(t, (from, id - 1), "live".into());
                             }
                         }
                     }
                 }
             }
             if f.changelog.iter().any(|e| *e.file.file_name == *name) {
-                push(&mut references, *id, *id, "changelog".into());
+                self.push(t, (*id, *id), "changelog".into());
             }
         }
         if let (Some(from), Some(l)) = (live_from, latest) {
-            push(&mut references, from, l, "live".into());
+            self.push(t, (from, l), "live".into());
         }
+    }
 
-        // Manifest-directory files: which snapshots name them, directly or through a list.
+    /// A manifest-directory file: which snapshots name it, directly or through a list, as runs
+    /// of consecutive retained snapshots per role.
+    fn manifest_dir_file(&mut self, t: &Timeline) {
         let mut by_role: Vec<(i64, String)> = Vec::new();
         for (id, sf) in &t.snapshots {
-            for role in snapshot_meta_roles(&sf.snapshot, name, artifact, &mut store, &manifest_dir)
-            {
+            for role in self.meta_roles(&sf.snapshot) {
                 by_role.push((*id, role));
             }
         }
@@ -139,27 +186,34 @@ pub fn file_references(
                 last = *next;
                 j += 1;
             }
-            push(&mut references, *first, last, role.clone());
+            let (first, role) = (*first, role.clone());
+            self.push(t, (first, last), role);
             i = j;
         }
+    }
 
-        // Tags.
+    /// Tags: the manifest-directory roles of the tagged snapshot, and `live` when its data
+    /// holds the file.
+    fn tags(&mut self, t: &Timeline) {
         for tag in &t.tags {
             let Ok(tagged) = &tag.tag else { continue };
             let s = &tagged.snapshot;
-            let mut roles = snapshot_meta_roles(s, name, artifact, &mut store, &manifest_dir);
+            let mut roles = self.meta_roles(s);
             let mut all = Vec::new();
             for (role, list) in s.manifest_lists() {
                 if role != ManifestListRole::Changelog {
-                    all.extend(list_entries(artifact, &mut store, &manifest_dir, list));
+                    all.extend(self.entries(list));
                 }
             }
-            if merge(all.iter()).iter().any(|e| *e.file.file_name == *name) {
+            if merge(all.iter())
+                .iter()
+                .any(|e| *e.file.file_name == *self.name)
+            {
                 roles.push("live".into());
             }
             for role in roles {
-                references.push(Reference {
-                    branch: branch.clone(),
+                self.references.push(Reference {
+                    branch: t.location.branch.clone(),
                     holder: "tag".into(),
                     snapshots: Some((s.id, s.id)),
                     tag: Some(tag.name.clone()),
@@ -167,17 +221,20 @@ pub fn file_references(
                 });
             }
         }
+    }
 
-        // Long-lived changelogs.
+    /// Long-lived changelogs (`changelog/changelog-N`): their manifest-directory roles, and
+    /// the file as added or as changelog in their delta and changelog lists.
+    fn long_lived_changelogs(&mut self, t: &Timeline) {
         for (id, cf) in &t.long_lived_changelogs {
             let s = &cf.snapshot;
-            let mut roles = snapshot_meta_roles(s, name, artifact, &mut store, &manifest_dir);
+            let mut roles = self.meta_roles(s);
             for (role, list) in s.manifest_lists() {
                 if role == ManifestListRole::Base {
                     continue;
                 }
-                let entries = list_entries(artifact, &mut store, &manifest_dir, list);
-                if entries.iter().any(|e| *e.file.file_name == *name) {
+                let entries = self.entries(list);
+                if entries.iter().any(|e| *e.file.file_name == *self.name) {
                     roles.push(match role {
                         ManifestListRole::Changelog => "changelog".into(),
                         _ => "added".into(),
@@ -185,8 +242,8 @@ pub fn file_references(
                 }
             }
             for role in roles {
-                references.push(Reference {
-                    branch: branch.clone(),
+                self.references.push(Reference {
+                    branch: t.location.branch.clone(),
                     holder: "long-lived changelog".into(),
                     snapshots: Some((*id, *id)),
                     tag: None,
@@ -194,16 +251,6 @@ pub fn file_references(
                 });
             }
         }
-    }
-    let orphan = root_files
-        .orphans
-        .iter()
-        .any(|o| crate::warehouse::split_parent(&o.relative).1 == name);
-    FileReferences {
-        path: root.to_string(),
-        file: name.to_string(),
-        references,
-        orphan,
     }
 }
 

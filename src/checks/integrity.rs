@@ -24,7 +24,7 @@ use crate::findings::{Code, Finding, Severity};
 use crate::paimon::manifest::FileKind;
 use crate::paimon::snapshot::{CommitKind, Snapshot};
 use crate::timeline::files::RootFiles;
-use crate::timeline::Timeline;
+use crate::timeline::{TempSnapshotFile, Timeline};
 use crate::warehouse::{split_parent, Discovery};
 
 use super::relative;
@@ -168,102 +168,8 @@ pub fn temp_files(t: &Timeline, root: Option<&RootFiles>) -> (Vec<Finding>, Hash
     let mut explained = HashSet::new();
     for tmp in &t.temp_files {
         let content = tmp.content.as_ref();
-        let published = t.present_ids.contains(&tmp.id);
-        let what = content
-            .map(|s| {
-                format!(
-                    "{} {} of user {} for identifier {}",
-                    if s.commit_kind
-                        .as_str()
-                        .starts_with(['A', 'E', 'I', 'O', 'U'])
-                    {
-                        "an"
-                    } else {
-                        "a"
-                    },
-                    s.commit_kind,
-                    s.commit_user,
-                    display_identifier(s.commit_identifier)
-                )
-            })
-            .unwrap_or_else(|| "unreadable content".to_string());
-        // What became of the commit: re-committed later, skipped, or not yet recovered.
-        let fate = content.map(|s| {
-            let later: Vec<&Snapshot> = t
-                .snapshots
-                .range(tmp.id..)
-                .map(|(_, f)| &f.snapshot)
-                .filter(|x| x.commit_user == s.commit_user)
-                .collect();
-            if let Some(again) = later.iter().find(|x| {
-                x.commit_identifier == s.commit_identifier && x.commit_kind == s.commit_kind
-            }) {
-                Fate::Recommitted(again.id)
-            } else if let Some(next) = later.first() {
-                Fate::Skipped(next.id, next.commit_identifier)
-            } else {
-                Fate::NotYet
-            }
-        });
-        let (severity, message, remedy) = if published {
-            (
-                Severity::Info,
-                format!(
-                    "A temp file for snapshot {} ({what}) was left behind, but snapshot-{} exists: \
-                     another commit won the id, or the rename succeeded and the copy lingered.",
-                    tmp.id, tmp.id
-                ),
-                "Harmless; remove_orphan_files deletes it (run it with dry run first).".to_string(),
-            )
-        } else {
-            let kind = content.map(|s| s.commit_kind.clone());
-            let compact = kind == Some(CommitKind::Compact);
-            match fate {
-                Some(Fate::Recommitted(id)) => (
-                    Severity::Info,
-                    format!(
-                        "Snapshot {} was written to a temp file ({what}) but never renamed into place; \
-                         the writer recovered and committed the same identifier as snapshot {id}.",
-                        tmp.id
-                    ),
-                    "Nothing was lost; remove_orphan_files (dry run first) cleans up the leftovers."
-                        .to_string(),
-                ),
-                Some(Fate::Skipped(next, ident)) if !compact => (
-                    Severity::Error,
-                    format!(
-                        "Snapshot {} was written to a temp file ({what}) but never renamed into place, \
-                         and the writer moved on to identifier {} (snapshot {next}) without \
-                         committing it: that commit's data is not in the table.",
-                        tmp.id,
-                        display_identifier(ident)
-                    ),
-                    "Re-run the input for that checkpoint (its data files are still on disk, \
-                     unreferenced: do not run remove_orphan_files), or restore from the source system."
-                        .to_string(),
-                ),
-                _ => (
-                    Severity::Warning,
-                    format!(
-                        "Snapshot {} was written to a temp file ({what}) but never renamed into place: \
-                         the writer died while publishing, so that commit is not durable{}.",
-                        tmp.id,
-                        if compact {
-                            " (a COMPACT: see the lost-changelog findings)"
-                        } else {
-                            "; it has not recovered since (no later snapshot of that user)"
-                        }
-                    ),
-                    if compact {
-                        "See the lost-changelog finding of the same commit.".to_string()
-                    } else {
-                        "Restart the writer from its last checkpoint: recovery re-commits this \
-                         identifier (filterCommitted retries identifiers above the user's latest)."
-                            .to_string()
-                    },
-                ),
-            }
-        };
+        let fate = content.map(|s| fate_of(t, tmp.id, s));
+        let (severity, message, remedy) = temp_verdict(t, tmp, fate);
         let mut f = Finding::new(Code::SnapshotTempFile, severity, message, remedy)
             .snapshot(tmp.id)
             .files([relative(t, &tmp.path)])
@@ -272,32 +178,8 @@ pub fn temp_files(t: &Timeline, root: Option<&RootFiles>) -> (Vec<Finding>, Hash
             f = f.commit(s.commit_user.clone(), s.commit_identifier);
             // Its manifest lists are orphans now: decode what they describe.
             if let Some(r) = root {
-                let lists: Vec<String> = s
-                    .manifest_lists()
-                    .map(|(_, l)| format!("manifest/{l}"))
-                    .collect();
-                let mut adds: Vec<String> = Vec::new();
-                for ghost in r
-                    .ghosts
-                    .iter()
-                    .filter(|g| g.lists.iter().any(|l| lists.contains(l)))
-                {
-                    explained.extend(ghost.lists.iter().cloned());
-                    explained.extend(ghost.manifests.iter().cloned());
-                    for e in ghost.entries.iter().filter(|e| e.kind == FileKind::Add) {
-                        if let Some(o) = r
-                            .orphans
-                            .iter()
-                            .find(|o| split_parent(&o.relative).1 == &*e.file.file_name)
-                        {
-                            explained.insert(o.relative.clone());
-                            adds.push(o.relative.clone());
-                        }
-                    }
-                }
+                let adds = files_of_unpublished(r, s, &mut explained);
                 if !adds.is_empty() {
-                    adds.sort();
-                    adds.dedup();
                     f = f.evidence(format!(
                         "its manifest lists add {} file{} that nothing references now: {}",
                         adds.len(),
@@ -319,6 +201,154 @@ pub fn temp_files(t: &Timeline, root: Option<&RootFiles>) -> (Vec<Finding>, Hash
         out.push(f);
     }
     (out, explained)
+}
+
+/// "a COMPACT of user u for identifier 7", or "unreadable content".
+fn describe_commit(content: Option<&Snapshot>) -> String {
+    content
+        .map(|s| {
+            format!(
+                "{} {} of user {} for identifier {}",
+                if s.commit_kind
+                    .as_str()
+                    .starts_with(['A', 'E', 'I', 'O', 'U'])
+                {
+                    "an"
+                } else {
+                    "a"
+                },
+                s.commit_kind,
+                s.commit_user,
+                display_identifier(s.commit_identifier)
+            )
+        })
+        .unwrap_or_else(|| "unreadable content".to_string())
+}
+
+/// What became of the commit of temp snapshot `id`: re-committed later, skipped, or not yet
+/// recovered (by the later snapshots of its user).
+fn fate_of(t: &Timeline, id: i64, s: &Snapshot) -> Fate {
+    let later: Vec<&Snapshot> = t
+        .snapshots
+        .range(id..)
+        .map(|(_, f)| &f.snapshot)
+        .filter(|x| x.commit_user == s.commit_user)
+        .collect();
+    if let Some(again) = later
+        .iter()
+        .find(|x| x.commit_identifier == s.commit_identifier && x.commit_kind == s.commit_kind)
+    {
+        Fate::Recommitted(again.id)
+    } else if let Some(next) = later.first() {
+        Fate::Skipped(next.id, next.commit_identifier)
+    } else {
+        Fate::NotYet
+    }
+}
+
+/// Severity, message and remedy of a temp snapshot file: harmless when its id was published
+/// anyway or the commit was re-committed, an error when the writer moved on without it (a
+/// non-COMPACT commit's data is not in the table), a warning while it has not recovered.
+fn temp_verdict(
+    t: &Timeline,
+    tmp: &TempSnapshotFile,
+    fate: Option<Fate>,
+) -> (Severity, String, String) {
+    let content = tmp.content.as_ref();
+    let what = describe_commit(content);
+    if t.present_ids.contains(&tmp.id) {
+        return (
+            Severity::Info,
+            format!(
+                "A temp file for snapshot {} ({what}) was left behind, but snapshot-{} exists: \
+                 another commit won the id, or the rename succeeded and the copy lingered.",
+                tmp.id, tmp.id
+            ),
+            "Harmless; remove_orphan_files deletes it (run it with dry run first).".to_string(),
+        );
+    }
+    let compact = content.is_some_and(|s| s.commit_kind == CommitKind::Compact);
+    match fate {
+        Some(Fate::Recommitted(id)) => (
+            Severity::Info,
+            format!(
+                "Snapshot {} was written to a temp file ({what}) but never renamed into place; \
+                 the writer recovered and committed the same identifier as snapshot {id}.",
+                tmp.id
+            ),
+            "Nothing was lost; remove_orphan_files (dry run first) cleans up the leftovers."
+                .to_string(),
+        ),
+        Some(Fate::Skipped(next, ident)) if !compact => (
+            Severity::Error,
+            format!(
+                "Snapshot {} was written to a temp file ({what}) but never renamed into place, \
+                 and the writer moved on to identifier {} (snapshot {next}) without \
+                 committing it: that commit's data is not in the table.",
+                tmp.id,
+                display_identifier(ident)
+            ),
+            "Re-run the input for that checkpoint (its data files are still on disk, \
+             unreferenced: do not run remove_orphan_files), or restore from the source system."
+                .to_string(),
+        ),
+        _ => (
+            Severity::Warning,
+            format!(
+                "Snapshot {} was written to a temp file ({what}) but never renamed into place: \
+                 the writer died while publishing, so that commit is not durable{}.",
+                tmp.id,
+                if compact {
+                    " (a COMPACT: see the lost-changelog findings)"
+                } else {
+                    "; it has not recovered since (no later snapshot of that user)"
+                }
+            ),
+            if compact {
+                "See the lost-changelog finding of the same commit.".to_string()
+            } else {
+                "Restart the writer from its last checkpoint: recovery re-commits this \
+                 identifier (filterCommitted retries identifiers above the user's latest)."
+                    .to_string()
+            },
+        ),
+    }
+}
+
+/// The orphan files the unpublished snapshot `s` adds (sorted, once each), read from the
+/// decoded ghost commits of its manifest lists; its lists, their manifests and those files go
+/// to `explained`.
+fn files_of_unpublished(
+    r: &RootFiles,
+    s: &Snapshot,
+    explained: &mut HashSet<String>,
+) -> Vec<String> {
+    let lists: Vec<String> = s
+        .manifest_lists()
+        .map(|(_, l)| format!("manifest/{l}"))
+        .collect();
+    let mut adds: Vec<String> = Vec::new();
+    for ghost in r
+        .ghosts
+        .iter()
+        .filter(|g| g.lists.iter().any(|l| lists.contains(l)))
+    {
+        explained.extend(ghost.lists.iter().cloned());
+        explained.extend(ghost.manifests.iter().cloned());
+        for e in ghost.entries.iter().filter(|e| e.kind == FileKind::Add) {
+            if let Some(o) = r
+                .orphans
+                .iter()
+                .find(|o| split_parent(&o.relative).1 == &*e.file.file_name)
+            {
+                explained.insert(o.relative.clone());
+                adds.push(o.relative.clone());
+            }
+        }
+    }
+    adds.sort();
+    adds.dedup();
+    adds
 }
 
 /// What became of a commit whose snapshot stayed a temp file.
