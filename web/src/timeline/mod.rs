@@ -93,6 +93,8 @@ pub mod export;
 pub mod layout;
 pub mod node;
 pub mod sample;
+#[cfg(test)]
+mod scene_golden;
 
 pub use component::{Timeline, TimelineProps};
 pub use detail::{SnapshotDetailProps, SnapshotDetailView};
