@@ -95,6 +95,7 @@ pub mod node;
 pub mod sample;
 #[cfg(test)]
 mod scene_golden;
+pub mod state;
 
 pub use component::{Timeline, TimelineProps};
 pub use detail::{SnapshotDetailProps, SnapshotDetailView};
