@@ -98,6 +98,7 @@ fn target_of(e: &Event) -> Option<Tip> {
     Some(Tip::Range(a.parse().ok()?, b.parse().ok()?))
 }
 
+/// Moves keyboard focus to the mark or aggregate holding the tab stop `stop`.
 fn focus_mark(svg: &NodeRef, stop: Option<TabStop>) {
     let Some(svg) = svg.cast::<Element>() else {
         return;
@@ -139,13 +140,17 @@ impl Dispatch {
 #[derive(Clone)]
 struct Handlers {
     dispatch: Dispatch,
-    /// The render's view, tab stop and whether the tooltip shows.
+    /// The render's view (where a drag starts from).
     view: View,
+    /// The render's tab stop (the keyboard cursor when the active snapshot is out of view).
     stop: Option<TabStop>,
+    /// Whether the tooltip shows (Escape hides it, else Escape is left alone).
     tip_shown: bool,
+    /// The shown branch (told with a selection).
     branch: String,
     on_select: Callback<(String, i64)>,
     svg: NodeRef,
+    /// The drag under way, if any.
     drag: Rc<RefCell<Option<Drag>>>,
     /// Set when a drag ends, so that its click selects nothing.
     suppress_click: Rc<RefCell<bool>>,

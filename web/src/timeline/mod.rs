@@ -80,6 +80,7 @@
 //! (up/down: the nearest snapshot of the neighbouring commit user), Home/End, Enter/Space
 //! select (or zoom into a group), `+`/`-` zoom, Page Up/Down and Shift+arrows pan, Escape hides
 //! the tooltip. Mouse: drag or Shift+wheel pans, Ctrl+wheel zooms, buttons zoom, pan and fit.
+//! What these change, and how, is a reducer of plain functions ([`state`]), tested natively.
 //!
 //! ## Size
 //!
