@@ -1,5 +1,6 @@
 //! The live timeline: the drawing of [`super::layout`] plus zoom, pan, hover, keyboard and the
-//! branch selector.
+//! branch selector. Its state and how events change it are in [`super::state`] (a reducer);
+//! this module turns DOM events into its actions and renders it.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -12,7 +13,11 @@ use yew::prelude::*;
 
 use super::export::{legend, STYLE};
 use super::layout::{
-    aggregates, describe, lane_y, scene, summary, Model, TabStop, Ui, View, MIN_SPAN, PLOT_W, WIDTH,
+    aggregates, describe, lane_y, scene, summary, Model, Scene, TabStop, Ui, View, MIN_SPAN, WIDTH,
+};
+use super::node::{fmt_num, Node};
+use super::state::{
+    key_input, Action, FocusRequest, FocusTries, KeyInput, Msg, TimelineState, Tip,
 };
 
 /// Props of [`Timeline`].
@@ -67,12 +72,8 @@ const TOOLTIP_ROOM: f64 = 120.0;
 
 static NEXT_UID: AtomicU32 = AtomicU32::new(1);
 
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Tip {
-    Snapshot(i64),
-    Range(i64, i64),
-}
-
+/// A pointer drag under way: which pointer, where it went down, the view's start then, and
+/// the drawing units per CSS pixel.
 #[derive(Debug, Clone, Copy)]
 struct Drag {
     pointer: i32,
@@ -97,22 +98,7 @@ fn target_of(e: &Event) -> Option<Tip> {
     Some(Tip::Range(a.parse().ok()?, b.parse().ok()?))
 }
 
-/// A view showing ids `a..=b` with some room around.
-fn range_view(a: i64, b: i64, m: &Model) -> View {
-    let span = ((b - a + 1) as f64 * 1.2).max(MIN_SPAN);
-    View::around((a + b) as f64 / 2.0, span, m)
-}
-
-/// Keeps `id` inside `view` by panning only.
-fn ensure_visible(view: View, id: i64, m: &Model) -> View {
-    let x = id as f64;
-    if x - 0.5 < view.start || x + 0.5 > view.start + view.span {
-        View::around(x, view.span, m)
-    } else {
-        view
-    }
-}
-
+/// Moves keyboard focus to the mark or aggregate holding the tab stop `stop`.
 fn focus_mark(svg: &NodeRef, stop: Option<TabStop>) {
     let Some(svg) = svg.cast::<Element>() else {
         return;
@@ -129,622 +115,606 @@ fn focus_mark(svg: &NodeRef, stop: Option<TabStop>) {
     }
 }
 
+/// The svg's box on screen, when it has a width.
+fn svg_rect(svg: &NodeRef) -> Option<web_sys::DomRect> {
+    let rect = svg.cast::<Element>()?.get_bounding_client_rect();
+    (rect.width() > 0.0).then_some(rect)
+}
+
+/// Sends actions to the reducer with the shown table's model (dropped when there is none).
+#[derive(Clone)]
+struct Dispatch {
+    to: UseReducerDispatcher<TimelineState>,
+    model: Option<Rc<Model>>,
+}
+
+impl Dispatch {
+    fn send(&self, action: Action) {
+        if let Some(m) = &self.model {
+            self.to.dispatch(Msg(m.clone(), action));
+        }
+    }
+}
+
+/// What the event handlers of one render read.
+#[derive(Clone)]
+struct Handlers {
+    dispatch: Dispatch,
+    /// The render's view (where a drag starts from).
+    view: View,
+    /// The render's tab stop (the keyboard cursor when the active snapshot is out of view).
+    stop: Option<TabStop>,
+    /// Whether the tooltip shows (Escape hides it, else Escape is left alone).
+    tip_shown: bool,
+    /// The shown branch (told with a selection).
+    branch: String,
+    on_select: Callback<(String, i64)>,
+    svg: NodeRef,
+    /// The drag under way, if any.
+    drag: Rc<RefCell<Option<Drag>>>,
+    /// Set when a drag ends, so that its click selects nothing.
+    suppress_click: Rc<RefCell<bool>>,
+}
+
 /// The snapshot timeline of one table (see the module docs for the DOM it renders).
 #[function_component]
 pub fn Timeline(props: &TimelineProps) -> Html {
     let uid = use_state(|| NEXT_UID.fetch_add(1, Ordering::Relaxed));
-    let branch_ix = use_state(|| 0usize);
-    let view_state = use_state(|| None::<View>);
-    let active = use_state(|| None::<i64>);
-    let tip = use_state(|| None::<Tip>);
+    let state = use_reducer(TimelineState::default);
     let drag = use_mut_ref(|| None::<Drag>);
     let suppress_click = use_mut_ref(|| false);
-    // Keyboard focus to move after the next renders: (target snapshot, renders left to try).
-    let focus_pending: Rc<RefCell<Option<(i64, u8)>>> = use_mut_ref(|| None);
     let svg_ref = use_node_ref();
 
-    // A branch asked for by the page.
+    let ix = if state.branch < props.branches.len() {
+        state.branch
+    } else {
+        0
+    };
+    let table: Option<Rc<TableReport>> = props.branches.get(ix).cloned();
+    let key = table.clone().map(ByPtr);
+    let model = use_memo(key.clone(), |k| {
+        k.as_ref().map(|t| Rc::new(Model::new(&t.0)))
+    });
+    let dispatch = Dispatch {
+        to: state.dispatcher(),
+        model: (*model).clone(),
+    };
+    use_prop_effects(props, key, ix, state.view, &dispatch);
+
+    let drawn = match (&table, model.as_ref()) {
+        (Some(t), Some(m)) => {
+            let view = state.view(m);
+            let ui = Ui {
+                active: state.active,
+                focus: props.focus,
+                tooltip_id: Some(format!("tl-tip-{}", *uid)),
+                interactive: true,
+            };
+            Some((view, scene(t, m, &view, &ui)))
+        }
+        _ => None,
+    };
+    let stop = drawn.as_ref().and_then(|(_, sc)| sc.tab_stop);
+    use_focus_after_render(state.focus, stop, &svg_ref);
+    let (Some(table), Some(m), Some((view, sc))) = (table, model.as_ref(), drawn) else {
+        return empty();
+    };
+    let h = Handlers {
+        dispatch,
+        view,
+        stop: sc.tab_stop,
+        tip_shown: state.tip.is_some(),
+        branch: table.branch.clone(),
+        on_select: props.on_select.clone(),
+        svg: svg_ref,
+        drag,
+        suppress_click,
+    };
+    let tip = state
+        .tip
+        .and_then(|t| tooltip(&table, m, &view, sc.lanes_y.0, t));
+    html! {
+        <div class="tl-root" data-branch={table.branch.clone()} data-dense={sc.dense.to_string()}>
+            <style data-timeline-styles="">{ STYLE }</style>
+            { toolbar(props, ix, m, &view, sc.dense, &h) }
+            <div class="tl-scroll">
+                <div class="tl-canvas" style="position: relative; min-width: 40rem;">
+                    { svg(&table, m, &view, &sc, *uid, &h) }
+                    { tooltip_html(&format!("tl-tip-{}", *uid), tip, sc.height) }
+                </div>
+            </div>
+            { legend_html() }
+            { unreadable_note(&table) }
+            { help(*uid) }
+        </div>
+    }
+}
+
+/// What shows without a table.
+fn empty() -> Html {
+    html! {
+        <div class="tl-root">
+            <p class="tl-note">{ "No table to show." }</p>
+            <svg class="tl-svg" data-testid="timeline" role="group" aria-label="Empty timeline"
+                 viewBox="0 0 1000 40"></svg>
+        </div>
+    }
+}
+
+/// After each render: keyboard focus moves where the cursor went (to the mark now holding the
+/// tab stop `stop`), for the state's latest focus `request` (see [`FocusTries`]).
+#[hook]
+fn use_focus_after_render(request: Option<FocusRequest>, stop: Option<TabStop>, svg: &NodeRef) {
+    let tries = use_mut_ref(FocusTries::default);
+    let svg = svg.clone();
+    use_effect(move || {
+        if tries.borrow_mut().after_render(request, stop) {
+            focus_mark(&svg, stop);
+        }
+    });
+}
+
+/// The effects of the props: a branch asked for by the page is shown; a new table (or
+/// branch) starts from the whole timeline; focus from a finding zooms to it.
+#[hook]
+fn use_prop_effects(
+    props: &TimelineProps,
+    key: Option<ByPtr>,
+    ix: usize,
+    view: Option<View>,
+    dispatch: &Dispatch,
+) {
     {
-        let branch_ix = branch_ix.clone();
+        let dispatch = dispatch.clone();
         let names: Vec<String> = props.branches.iter().map(|b| b.branch.clone()).collect();
         use_effect_with(props.branch.clone(), move |wanted| {
             if let Some(k) = wanted
                 .as_ref()
                 .and_then(|w| names.iter().position(|n| n == w))
             {
-                branch_ix.set(k);
+                dispatch.send(Action::Branch(k));
             }
         });
     }
-
-    let ix = if *branch_ix < props.branches.len() {
-        *branch_ix
-    } else {
-        0
-    };
-    let table: Option<Rc<TableReport>> = props.branches.get(ix).cloned();
-    let key = table.clone().map(ByPtr);
-    let model = use_memo(key.clone(), |k| k.as_ref().map(|t| Model::new(&t.0)));
-
-    // A new table (or branch): start from the whole timeline.
     {
-        let view_state = view_state.clone();
-        let active = active.clone();
-        let tip = tip.clone();
-        use_effect_with(key, move |_| {
-            view_state.set(None);
-            active.set(None);
-            tip.set(None);
-        });
+        let dispatch = dispatch.clone();
+        use_effect_with(key, move |_| dispatch.send(Action::Reset));
     }
-
-    // Focus from a finding: zoom to it, highlight it, move keyboard focus to it.
     {
-        let view_state = view_state.clone();
-        let active = active.clone();
-        let model = model.clone();
-        let focus_pending = focus_pending.clone();
-        let tip = tip.clone();
-        let current = *view_state;
+        // From the view of this render (a new branch's reset does not change where it starts).
+        let dispatch = dispatch.clone();
         use_effect_with((props.focus, ix), move |(focus, _)| {
-            if let (Some(id), Some(m)) = (*focus, model.as_ref().as_ref()) {
-                let v = current.unwrap_or_else(|| View::fit(m)).clamp(m);
-                if m.index_of(id).is_some() {
-                    view_state.set(Some(v.reveal(id, m)));
-                    active.set(Some(id));
-                    tip.set(Some(Tip::Snapshot(id)));
-                    *focus_pending.borrow_mut() = Some((id, 3));
-                } else if (m.domain.0..=m.domain.1).contains(&(id as f64)) {
-                    // Not a snapshot (a gap's first missing id): show where it would be.
-                    view_state.set(Some(v.reveal(id, m)));
-                }
+            if let Some(id) = *focus {
+                dispatch.send(Action::Reveal { id, from: view });
             }
         });
     }
+}
 
-    let stop_cell: Rc<RefCell<Option<TabStop>>> = use_mut_ref(|| None);
-    // After each render: move keyboard focus where the cursor went (to the mark now holding
-    // the tab stop, recorded by the render in `stop_cell`).
-    {
-        let focus_pending = focus_pending.clone();
-        let svg_ref = svg_ref.clone();
-        let stop_cell = stop_cell.clone();
-        use_effect(move || {
-            let stop = *stop_cell.borrow();
-            let mut pending = focus_pending.borrow_mut();
-            if let Some((target, tries)) = *pending {
-                let here = match stop {
-                    Some(TabStop::Snapshot(id)) => id == target,
-                    Some(TabStop::Range(a, b)) => a <= target && target <= b,
-                    None => false,
-                };
-                if here {
-                    focus_mark(&svg_ref, stop);
-                    *pending = None;
-                } else {
-                    *pending = tries
-                        .checked_sub(1)
-                        .map(|t| (target, t))
-                        .filter(|p| p.1 > 0);
-                }
-            }
-        });
+/// The svg element: the drawing of `sc` and every pointer, focus and key handler.
+fn svg(table: &TableReport, m: &Model, view: &View, sc: &Scene, uid: u32, h: &Handlers) -> Html {
+    html! {
+        <svg
+            ref={h.svg.clone()}
+            class="tl-svg"
+            data-testid="timeline"
+            data-table={table.path.clone()}
+            data-branch={table.branch.clone()}
+            data-dense={sc.dense.to_string()}
+            data-view={format!("{:.1}-{:.1}", view.start, view.start + view.span)}
+            role="group"
+            aria-roledescription="timeline"
+            aria-label={summary(table, m)}
+            aria-describedby={format!("tl-help-{uid}")}
+            viewBox={format!("0 0 {} {}", WIDTH, fmt_num(sc.height))}
+            preserveAspectRatio="xMinYMin meet"
+            onclick={on_click(h)} onmouseover={on_mouseover(h)} onmouseout={on_mouseout(h)}
+            onfocusin={on_focusin(h)} onfocusout={on_focusout(h)} onkeydown={on_keydown(h)}
+            onwheel={on_wheel(h)} onpointerdown={on_pointerdown(h)}
+            onpointermove={on_pointermove(h)} onpointerup={on_pointerup(h)}
+            onpointercancel={on_pointercancel(h)}
+        >
+            { for sc.nodes.iter().map(Node::to_vnode) }
+        </svg>
     }
+}
 
-    let (Some(table), Some(m)) = (table, model.as_ref().as_ref()) else {
-        *stop_cell.borrow_mut() = None;
-        return html! {
-            <div class="tl-root">
-                <p class="tl-note">{ "No table to show." }</p>
-                <svg class="tl-svg" data-testid="timeline" role="group" aria-label="Empty timeline"
-                     viewBox="0 0 1000 40"></svg>
-            </div>
-        };
-    };
-    let view = view_state.unwrap_or_else(|| View::fit(m)).clamp(m);
-    let tooltip_id = format!("tl-tip-{}", *uid);
-    let help_id = format!("tl-help-{}", *uid);
-    let ui = Ui {
-        active: *active,
-        focus: props.focus,
-        tooltip_id: Some(tooltip_id.clone()),
-        interactive: true,
-    };
-    let sc = scene(&table, m, &view, &ui);
-    *stop_cell.borrow_mut() = sc.tab_stop;
-    let branch_name = table.branch.clone();
-
-    // --- events ---
-    let set_view = {
-        let view_state = view_state.clone();
-        Callback::from(move |v: View| view_state.set(Some(v)))
-    };
-    let model_rc = model.clone();
-    let with_model = move |f: &dyn Fn(&Model)| {
-        if let Some(m) = model_rc.as_ref().as_ref() {
-            f(m);
+/// A click on a mark selects it (the page is told); on an aggregate, zooms into it. Not after
+/// a drag.
+fn on_click(h: &Handlers) -> Callback<MouseEvent> {
+    let h = h.clone();
+    Callback::from(move |e: MouseEvent| {
+        if std::mem::take(&mut *h.suppress_click.borrow_mut()) {
+            return;
         }
-    };
+        if let Some(t) = target_of(&e) {
+            h.dispatch.send(Action::Click(t));
+            if let Tip::Snapshot(id) = t {
+                h.on_select.emit((h.branch.clone(), id));
+            }
+        }
+    })
+}
 
-    let onclick = {
-        let on_select = props.on_select.clone();
-        let active = active.clone();
-        let set_view = set_view.clone();
-        let suppress_click = suppress_click.clone();
-        let branch_name = branch_name.clone();
-        let with_model = with_model.clone();
-        Callback::from(move |e: MouseEvent| {
-            if std::mem::take(&mut *suppress_click.borrow_mut()) {
-                return;
-            }
-            match target_of(&e) {
-                Some(Tip::Snapshot(id)) => {
-                    active.set(Some(id));
-                    on_select.emit((branch_name.clone(), id));
-                }
-                Some(Tip::Range(a, b)) => {
-                    with_model(&|m| set_view.emit(range_view(a, b, m)));
-                }
-                None => {}
-            }
-        })
-    };
+/// The tooltip of the mark or aggregate under the pointer.
+fn on_mouseover(h: &Handlers) -> Callback<MouseEvent> {
+    let d = h.dispatch.clone();
+    Callback::from(move |e: MouseEvent| {
+        if let Some(t) = target_of(&e) {
+            d.send(Action::Hover(t));
+        }
+    })
+}
 
-    let onmouseover = {
-        let tip = tip.clone();
-        Callback::from(move |e: MouseEvent| {
-            if let Some(t) = target_of(&e) {
-                tip.set(Some(t));
-            }
-        })
-    };
-    let onmouseout = {
-        let tip = tip.clone();
-        Callback::from(move |e: MouseEvent| {
-            if target_of(&e).is_some() {
-                tip.set(None);
-            }
-        })
-    };
-    let onfocusin = {
-        let tip = tip.clone();
-        let active = active.clone();
-        let with_model = with_model.clone();
-        Callback::from(move |e: FocusEvent| match target_of(&e) {
-            Some(Tip::Snapshot(id)) => {
-                active.set(Some(id));
-                tip.set(Some(Tip::Snapshot(id)));
-            }
-            Some(Tip::Range(a, b)) => {
-                with_model(&|m| {
-                    if !active.is_some_and(|id| a <= id && id <= b) && m.index_of(a).is_some() {
-                        active.set(Some(a));
-                    }
-                });
-                tip.set(Some(Tip::Range(a, b)));
-            }
-            None => {}
-        })
-    };
-    let onfocusout = {
-        let tip = tip.clone();
-        Callback::from(move |_: FocusEvent| tip.set(None))
-    };
+/// No tooltip once the pointer leaves a mark or an aggregate.
+fn on_mouseout(h: &Handlers) -> Callback<MouseEvent> {
+    let d = h.dispatch.clone();
+    Callback::from(move |e: MouseEvent| {
+        if target_of(&e).is_some() {
+            d.send(Action::Unhover);
+        }
+    })
+}
 
-    let onkeydown = {
-        let active = active.clone();
-        let tip = tip.clone();
-        let set_view = set_view.clone();
-        let focus_pending = focus_pending.clone();
-        let on_select = props.on_select.clone();
-        let branch_name = branch_name.clone();
-        let with_model = with_model.clone();
-        let dense = sc.dense;
-        let stop = sc.tab_stop;
-        Callback::from(move |e: KeyboardEvent| {
-            let key = e.key();
-            let handled = std::cell::Cell::new(true);
-            with_model(&|m| {
-                // The cursor: the active snapshot while it is in view, else the tab stop.
-                let in_view = |id: &i64| {
-                    let x = *id as f64;
-                    x >= view.start - 0.5 && x <= view.start + view.span + 0.5
-                };
-                let cur = (*active).filter(in_view).or(match stop {
-                    Some(TabStop::Snapshot(id)) => Some(id),
-                    Some(TabStop::Range(a, _)) => Some(a),
-                    None => None,
-                });
-                let move_to = |id: Option<i64>, v: View| {
-                    if let Some(id) = id {
-                        active.set(Some(id));
-                        tip.set(Some(Tip::Snapshot(id)));
-                        set_view.emit(ensure_visible(v, id, m));
-                        *focus_pending.borrow_mut() = Some((id, 3));
-                    }
-                };
-                let step = |delta: isize| -> Option<i64> {
-                    if !dense {
-                        return m.step(cur, delta);
-                    }
-                    // Dense: from aggregate to aggregate in the same lane.
-                    let aggs = aggregates(m, &view);
-                    let lane = cur
-                        .and_then(|c| m.index_of(c))
-                        .and_then(|i| m.lane.get(i).copied());
-                    let here = cur.and_then(|c| {
-                        aggs.iter()
-                            .position(|a| Some(a.lane) == lane && a.first <= c && c <= a.last)
-                    });
-                    let next = match here {
-                        Some(h) => h.checked_add_signed(delta).and_then(|k| aggs.get(k)),
-                        None => aggs.first(),
-                    };
-                    match next {
-                        Some(a) if Some(a.lane) == lane || here.is_none() => Some(a.first),
-                        // Past this lane's last bin: the next snapshot outside the view.
-                        _ => {
-                            let edge = if delta > 0 {
-                                view.start + view.span
-                            } else {
-                                view.start
-                            };
-                            let i = m.ids.partition_point(|&id| (id as f64) < edge);
-                            let i = if delta > 0 { Some(i) } else { i.checked_sub(1) };
-                            i.and_then(|i| m.ids.get(i).copied())
-                        }
-                    }
-                };
-                match key.as_str() {
-                    "ArrowRight" | "ArrowLeft" if e.shift_key() => {
-                        let dir = if key == "ArrowRight" { 1.0 } else { -1.0 };
-                        set_view.emit(view.pan(dir * view.span * 0.25, m));
-                    }
-                    "ArrowRight" => move_to(step(1), view),
-                    "ArrowLeft" => move_to(step(-1), view),
-                    "ArrowUp" => move_to(cur.and_then(|c| m.lane_step(c, -1)), view),
-                    "ArrowDown" => move_to(cur.and_then(|c| m.lane_step(c, 1)), view),
-                    "Home" => move_to(m.ids.first().copied(), view),
-                    "End" => move_to(m.ids.last().copied(), view),
-                    "Escape" if tip.is_some() => tip.set(None),
-                    "PageDown" => set_view.emit(view.pan(view.span * 0.8, m)),
-                    "PageUp" => set_view.emit(view.pan(-view.span * 0.8, m)),
-                    "+" | "=" => {
-                        let c = cur.map_or(view.center(), |c| c as f64);
-                        set_view.emit(view.zoom(1.0 / 1.6, c, m));
-                        if let Some(c) = cur {
-                            active.set(Some(c));
-                            *focus_pending.borrow_mut() = Some((c, 3));
-                        }
-                    }
-                    "-" | "_" => {
-                        let c = cur.map_or(view.center(), |c| c as f64);
-                        set_view.emit(view.zoom(1.6, c, m));
-                        if let Some(c) = cur {
-                            active.set(Some(c));
-                            *focus_pending.borrow_mut() = Some((c, 3));
-                        }
-                    }
-                    "Enter" | " " => match target_of(&e) {
-                        Some(Tip::Range(a, b)) => {
-                            set_view.emit(range_view(a, b, m));
-                            let id = cur.filter(|c| a <= *c && *c <= b).unwrap_or(a);
-                            active.set(Some(id));
-                            *focus_pending.borrow_mut() = Some((id, 3));
-                        }
-                        Some(Tip::Snapshot(id)) => on_select.emit((branch_name.clone(), id)),
-                        None => handled.set(false),
-                    },
-                    _ => handled.set(false),
-                }
-            });
-            if handled.get() {
-                e.prevent_default();
-            }
-        })
-    };
+/// The cursor and the tooltip follow keyboard focus.
+fn on_focusin(h: &Handlers) -> Callback<FocusEvent> {
+    let d = h.dispatch.clone();
+    Callback::from(move |e: FocusEvent| {
+        if let Some(t) = target_of(&e) {
+            d.send(Action::FocusIn(t));
+        }
+    })
+}
 
-    let onwheel = {
-        let set_view = set_view.clone();
-        let svg_ref = svg_ref.clone();
-        let with_model = with_model.clone();
-        Callback::from(move |e: WheelEvent| {
-            let zoom = e.ctrl_key() || e.meta_key();
-            let pan = e.shift_key() || e.delta_x().abs() > e.delta_y().abs();
-            if !zoom && !pan {
-                return;
-            }
-            e.prevent_default();
-            let Some(svg) = svg_ref.cast::<Element>() else {
-                return;
+/// No tooltip once keyboard focus leaves.
+fn on_focusout(h: &Handlers) -> Callback<FocusEvent> {
+    let d = h.dispatch.clone();
+    Callback::from(move |_: FocusEvent| d.send(Action::Unhover))
+}
+
+/// The keys of [`key_input`]; those it handles do nothing else (no scrolling).
+fn on_keydown(h: &Handlers) -> Callback<KeyboardEvent> {
+    let h = h.clone();
+    Callback::from(move |e: KeyboardEvent| {
+        let Some(input) = key_input(&e.key(), e.shift_key(), target_of(&e), h.tip_shown) else {
+            return;
+        };
+        match input {
+            KeyInput::Act(key) => h.dispatch.send(Action::Key(key, h.stop)),
+            KeyInput::Select(id) => h.on_select.emit((h.branch.clone(), id)),
+        }
+        e.prevent_default();
+    })
+}
+
+/// Ctrl (or Cmd) + wheel zooms around the pointer; Shift + wheel or a horizontal wheel pans.
+fn on_wheel(h: &Handlers) -> Callback<WheelEvent> {
+    let h = h.clone();
+    Callback::from(move |e: WheelEvent| {
+        let zoom = e.ctrl_key() || e.meta_key();
+        let pan = e.shift_key() || e.delta_x().abs() > e.delta_y().abs();
+        if !zoom && !pan {
+            return;
+        }
+        e.prevent_default();
+        let Some(rect) = svg_rect(&h.svg) else {
+            return;
+        };
+        if zoom {
+            let factor = (e.delta_y() * 0.002).exp().clamp(0.5, 2.0);
+            let x = (e.client_x() as f64 - rect.left()) * WIDTH / rect.width();
+            h.dispatch.send(Action::WheelZoom { factor, x });
+        } else {
+            let d = if e.delta_x().abs() > e.delta_y().abs() {
+                e.delta_x()
+            } else {
+                e.delta_y()
             };
-            let rect = svg.get_bounding_client_rect();
-            if rect.width() <= 0.0 {
-                return;
-            }
-            let units = (e.client_x() as f64 - rect.left()) * WIDTH / rect.width();
-            with_model(&|m| {
-                if zoom {
-                    let factor = (e.delta_y() * 0.002).exp().clamp(0.5, 2.0);
-                    set_view.emit(view.zoom(factor, view.id_at(units), m));
-                } else {
-                    let d = if e.delta_x().abs() > e.delta_y().abs() {
-                        e.delta_x()
-                    } else {
-                        e.delta_y()
-                    };
-                    let ids = d * WIDTH / rect.width() / view.px_per_id();
-                    set_view.emit(view.pan(ids, m));
-                }
-            });
-        })
-    };
+            h.dispatch.send(Action::WheelPan(d * WIDTH / rect.width()));
+        }
+    })
+}
 
-    let onpointerdown = {
-        let drag = drag.clone();
-        let svg_ref = svg_ref.clone();
-        Callback::from(move |e: PointerEvent| {
-            if e.button() != 0 || !e.is_primary() {
-                return;
+/// The primary button down: a drag may begin.
+fn on_pointerdown(h: &Handlers) -> Callback<PointerEvent> {
+    let h = h.clone();
+    Callback::from(move |e: PointerEvent| {
+        if e.button() != 0 || !e.is_primary() {
+            return;
+        }
+        let Some(rect) = svg_rect(&h.svg) else {
+            return;
+        };
+        *h.drag.borrow_mut() = Some(Drag {
+            pointer: e.pointer_id(),
+            client_x: e.client_x() as f64,
+            start: h.view.start,
+            units_per_px: WIDTH / rect.width(),
+            moved: false,
+        });
+    })
+}
+
+/// Past 4 pixels a drag captures the pointer and pans the view with it.
+fn on_pointermove(h: &Handlers) -> Callback<PointerEvent> {
+    let h = h.clone();
+    Callback::from(move |e: PointerEvent| {
+        let mut d = h.drag.borrow_mut();
+        let Some(state) = d.as_mut() else {
+            return;
+        };
+        if state.pointer != e.pointer_id() {
+            return;
+        }
+        let dx = e.client_x() as f64 - state.client_x;
+        if !state.moved && dx.abs() > 4.0 {
+            state.moved = true;
+            if let Some(svg) = h.svg.cast::<Element>() {
+                let _ = svg.set_pointer_capture(e.pointer_id());
             }
-            let Some(svg) = svg_ref.cast::<Element>() else {
-                return;
-            };
-            let rect = svg.get_bounding_client_rect();
-            if rect.width() <= 0.0 {
-                return;
-            }
-            *drag.borrow_mut() = Some(Drag {
-                pointer: e.pointer_id(),
-                client_x: e.client_x() as f64,
-                start: view.start,
-                units_per_px: WIDTH / rect.width(),
-                moved: false,
+        }
+        if state.moved {
+            h.dispatch.send(Action::Drag {
+                start: state.start,
+                units: -dx * state.units_per_px,
             });
-        })
-    };
-    let onpointermove = {
-        let drag = drag.clone();
-        let set_view = set_view.clone();
-        let svg_ref = svg_ref.clone();
-        let with_model = with_model.clone();
-        Callback::from(move |e: PointerEvent| {
-            let mut d = drag.borrow_mut();
-            let Some(state) = d.as_mut() else {
-                return;
-            };
-            if state.pointer != e.pointer_id() {
-                return;
-            }
-            let dx = e.client_x() as f64 - state.client_x;
-            if !state.moved && dx.abs() > 4.0 {
-                state.moved = true;
-                if let Some(svg) = svg_ref.cast::<Element>() {
-                    let _ = svg.set_pointer_capture(e.pointer_id());
-                }
-            }
+        }
+    })
+}
+
+/// The end of a drag; one that moved swallows the click that follows.
+fn on_pointerup(h: &Handlers) -> Callback<PointerEvent> {
+    let h = h.clone();
+    Callback::from(move |_: PointerEvent| {
+        if let Some(state) = h.drag.borrow_mut().take() {
             if state.moved {
-                let ids = -dx * state.units_per_px / view.px_per_id();
-                let v = View {
-                    start: state.start + ids,
-                    span: view.span,
-                };
-                with_model(&|m| set_view.emit(v.clamp(m)));
-            }
-        })
-    };
-    let onpointerup = {
-        let drag = drag.clone();
-        let suppress_click = suppress_click.clone();
-        Callback::from(move |_: PointerEvent| {
-            if let Some(state) = drag.borrow_mut().take() {
-                if state.moved {
-                    *suppress_click.borrow_mut() = true;
-                }
-            }
-        })
-    };
-    let onpointercancel = {
-        let drag = drag.clone();
-        Callback::from(move |_: PointerEvent| {
-            drag.borrow_mut().take();
-        })
-    };
-
-    let zoom_by = |factor: f64| {
-        let set_view = set_view.clone();
-        let with_model = with_model.clone();
-        let c = active.map_or(view.center(), |a| {
-            let x = a as f64;
-            if x >= view.start && x <= view.start + view.span {
-                x
-            } else {
-                view.center()
-            }
-        });
-        Callback::from(move |_: MouseEvent| with_model(&|m| set_view.emit(view.zoom(factor, c, m))))
-    };
-    let pan_by = |fraction: f64| {
-        let set_view = set_view.clone();
-        let with_model = with_model.clone();
-        Callback::from(move |_: MouseEvent| {
-            with_model(&|m| set_view.emit(view.pan(view.span * fraction, m)))
-        })
-    };
-    let fit = {
-        let set_view = set_view.clone();
-        let with_model = with_model.clone();
-        Callback::from(move |_: MouseEvent| with_model(&|m| set_view.emit(View::fit(m))))
-    };
-    let onbranch = {
-        let branch_ix = branch_ix.clone();
-        let on_branch = props.on_branch.clone();
-        let names: Vec<String> = props.branches.iter().map(|b| b.branch.clone()).collect();
-        Callback::from(move |e: Event| {
-            let Some(select) = e.target_dyn_into::<HtmlSelectElement>() else {
-                return;
-            };
-            let value = select.value();
-            if let Some(k) = names.iter().position(|n| *n == value) {
-                branch_ix.set(k);
-                on_branch.emit(value);
-            }
-        })
-    };
-
-    // --- tooltip ---
-    let tooltip = (*tip).and_then(|t| {
-        let (x, y, lines) = match t {
-            Tip::Snapshot(id) => {
-                let i = m.index_of(id)?;
-                let x = view.x(id as f64);
-                if !(view.start - 0.5..=view.start + view.span + 0.5).contains(&(id as f64)) {
-                    return None;
-                }
-                let y = lane_y(sc.lanes_y.0, *m.lane.get(i)?);
-                (x, y, describe(&table, m, i))
-            }
-            Tip::Range(a, b) => {
-                let i = m.index_of(a)?;
-                let lane = *m.lane.get(i)?;
-                let agg = aggregates(m, &view)
-                    .into_iter()
-                    .find(|g| g.lane == lane && g.first == a && g.last == b)?;
-                let mut lines = agg.describe(m);
-                lines.push("Click or Enter to zoom in".to_string());
-                let x = view.x((a + b) as f64 / 2.0);
-                let y = lane_y(sc.lanes_y.0, lane);
-                (x, y, lines)
-            }
-        };
-        Some((x, y, lines))
-    });
-    let height = sc.height;
-    let tooltip_html = match &tooltip {
-        Some((x, y, lines)) => {
-            // Above the mark when there is room for about five lines, else below it (the
-            // scrolling box clips what sticks out).
-            let below = *y < TOOLTIP_ROOM;
-            let top = if below { y + 10.0 } else { y - 8.0 };
-            let style = format!(
-                "left: {:.3}%; top: {:.3}%;",
-                (x / WIDTH * 100.0).clamp(8.0, 92.0),
-                (top / height * 100.0).max(0.0)
-            );
-            let class = if below {
-                "tl-tooltip tl-below"
-            } else {
-                "tl-tooltip"
-            };
-            html! {
-                <div id={tooltip_id.clone()} class={class} role="tooltip" style={style}>
-                    { lines.join("\n") }
-                </div>
+                *h.suppress_click.borrow_mut() = true;
             }
         }
-        None => html! {
-            <div id={tooltip_id.clone()} class="tl-tooltip" role="tooltip" hidden=true></div>
-        },
-    };
+    })
+}
 
-    let (lo, hi) = m.visible(&view);
+/// A cancelled pointer ends the drag.
+fn on_pointercancel(h: &Handlers) -> Callback<PointerEvent> {
+    let drag = h.drag.clone();
+    Callback::from(move |_: PointerEvent| {
+        drag.borrow_mut().take();
+    })
+}
+
+/// The toolbar: the branch selector (with several branches), the zoom, pan and fit buttons
+/// (disabled at the limits) and the status line.
+fn toolbar(
+    props: &TimelineProps,
+    ix: usize,
+    m: &Model,
+    view: &View,
+    dense: bool,
+    h: &Handlers,
+) -> Html {
+    let button = |action: Action| {
+        let d = h.dispatch.clone();
+        Callback::from(move |_: MouseEvent| d.send(action))
+    };
+    let can_zoom_in = view.span > MIN_SPAN + 0.01;
+    let can_zoom_out = view.span < m.domain.1 - m.domain.0 - 0.01;
+    html! {
+        <div class="tl-toolbar">
+            if props.branches.len() > 1 {
+                <label>
+                    { "Branch " }
+                    <select onchange={on_branch(props, &h.dispatch)} data-testid="timeline-branch">
+                        { for props.branches.iter().enumerate().map(|(k, b)| html! {
+                            <option value={b.branch.clone()} selected={k == ix}>{ &b.branch }</option>
+                        }) }
+                    </select>
+                </label>
+            }
+            <span role="group" aria-label="Zoom and pan">
+                <button type="button" onclick={button(Action::ZoomBy(1.0 / 1.6))} disabled={!can_zoom_in}
+                        aria-label="Zoom in" title="Zoom in (+)">{ "+" }</button>
+                <button type="button" onclick={button(Action::ZoomBy(1.6))} disabled={!can_zoom_out}
+                        aria-label="Zoom out" title="Zoom out (−)">{ "−" }</button>
+                <button type="button" onclick={button(Action::PanBy(-0.5))} disabled={!can_zoom_out}
+                        aria-label="Pan left" title="Pan left (Page Up)">{ "◀" }</button>
+                <button type="button" onclick={button(Action::PanBy(0.5))} disabled={!can_zoom_out}
+                        aria-label="Pan right" title="Pan right (Page Down)">{ "▶" }</button>
+                <button type="button" onclick={button(Action::Fit)} disabled={!can_zoom_out}
+                        title="Show the whole timeline">{ "Fit" }</button>
+            </span>
+            <span class="tl-status" data-testid="timeline-status">{ status(m, view, dense) }</span>
+        </div>
+    }
+}
+
+/// The branch selector shows the chosen branch and tells the page.
+fn on_branch(props: &TimelineProps, dispatch: &Dispatch) -> Callback<Event> {
+    let dispatch = dispatch.clone();
+    let on_branch = props.on_branch.clone();
+    let names: Vec<String> = props.branches.iter().map(|b| b.branch.clone()).collect();
+    Callback::from(move |e: Event| {
+        let Some(select) = e.target_dyn_into::<HtmlSelectElement>() else {
+            return;
+        };
+        let value = select.value();
+        if let Some(k) = names.iter().position(|n| *n == value) {
+            dispatch.send(Action::Branch(k));
+            on_branch.emit(value);
+        }
+    })
+}
+
+/// The status line: which snapshots the view shows, and whether they are grouped.
+fn status(m: &Model, view: &View, dense: bool) -> String {
+    let (lo, hi) = m.visible(view);
     let first_visible = m.ids.get(lo).copied();
     let last_visible = hi.checked_sub(1).and_then(|i| m.ids.get(i)).copied();
-    let status = match (first_visible, last_visible) {
+    match (first_visible, last_visible) {
         (Some(a), Some(b)) if hi > lo => format!(
             "Showing snapshots {a}–{b} ({} of {}){}",
             hi - lo,
             m.ids.len(),
-            if sc.dense {
+            if dense {
                 " · grouped: zoom in to see single snapshots"
             } else {
                 ""
             }
         ),
         _ => format!("No snapshot in view ({} in all)", m.ids.len()),
+    }
+}
+
+/// Where the tooltip of `tip` points (drawing units) and its lines; `None` when the snapshot
+/// is out of view or the aggregate is not drawn.
+fn tooltip(
+    table: &TableReport,
+    m: &Model,
+    view: &View,
+    lanes_top: f64,
+    tip: Tip,
+) -> Option<(f64, f64, Vec<String>)> {
+    match tip {
+        Tip::Snapshot(id) => {
+            let i = m.index_of(id)?;
+            let x = view.x(id as f64);
+            if !(view.start - 0.5..=view.start + view.span + 0.5).contains(&(id as f64)) {
+                return None;
+            }
+            let y = lane_y(lanes_top, *m.lane.get(i)?);
+            Some((x, y, describe(table, m, i)))
+        }
+        Tip::Range(a, b) => {
+            let i = m.index_of(a)?;
+            let lane = *m.lane.get(i)?;
+            let agg = aggregates(m, view)
+                .into_iter()
+                .find(|g| g.lane == lane && g.first == a && g.last == b)?;
+            let mut lines = agg.describe(m);
+            lines.push("Click or Enter to zoom in".to_string());
+            let x = view.x((a + b) as f64 / 2.0);
+            Some((x, lane_y(lanes_top, lane), lines))
+        }
+    }
+}
+
+/// The tooltip element `id` (hidden when there is no tooltip): above the mark when there is
+/// room for about five lines, else below it (the scrolling box clips what sticks out).
+fn tooltip_html(id: &str, tip: Option<(f64, f64, Vec<String>)>, height: f64) -> Html {
+    let Some((x, y, lines)) = tip else {
+        return html! {
+            <div id={id.to_string()} class="tl-tooltip" role="tooltip" hidden=true></div>
+        };
     };
+    let below = y < TOOLTIP_ROOM;
+    let top = if below { y + 10.0 } else { y - 8.0 };
+    let style = format!(
+        "left: {:.3}%; top: {:.3}%;",
+        (x / WIDTH * 100.0).clamp(8.0, 92.0),
+        (top / height * 100.0).max(0.0)
+    );
+    let class = if below {
+        "tl-tooltip tl-below"
+    } else {
+        "tl-tooltip"
+    };
+    html! {
+        <div id={id.to_string()} class={class} role="tooltip" style={style}>
+            { lines.join("\n") }
+        </div>
+    }
+}
+
+/// The legend, as a list of small svg symbols and their labels.
+fn legend_html() -> Html {
+    html! {
+        <ul class="tl-legend" aria-label="Legend">
+            { for legend().into_iter().map(|e| html! {
+                <li>
+                    <svg viewBox="0 0 14 14" aria-hidden="true" focusable="false">
+                        { e.symbol.to_vnode() }
+                    </svg>
+                    { e.label }
+                </li>
+            }) }
+        </ul>
+    }
+}
+
+/// A note naming the consumers without a position, if any.
+fn unreadable_note(table: &TableReport) -> Html {
     let unreadable: Vec<String> = table
         .consumers
         .iter()
         .filter(|c| c.next_snapshot.is_none())
         .map(|c| c.id.clone())
         .collect();
-    let can_zoom_in = view.span > MIN_SPAN + 0.01;
-    let full = m.domain.1 - m.domain.0;
-    let can_zoom_out = view.span < full - 0.01;
-    let _ = PLOT_W;
-
+    if unreadable.is_empty() {
+        return html! {};
+    }
     html! {
-        <div class="tl-root" data-branch={branch_name.clone()} data-dense={sc.dense.to_string()}>
-            <style data-timeline-styles="">{ STYLE }</style>
-            <div class="tl-toolbar">
-                if props.branches.len() > 1 {
-                    <label>
-                        { "Branch " }
-                        <select onchange={onbranch} data-testid="timeline-branch">
-                            { for props.branches.iter().enumerate().map(|(k, b)| html! {
-                                <option value={b.branch.clone()} selected={k == ix}>{ &b.branch }</option>
-                            }) }
-                        </select>
-                    </label>
-                }
-                <span role="group" aria-label="Zoom and pan">
-                    <button type="button" onclick={zoom_by(1.0 / 1.6)} disabled={!can_zoom_in}
-                            aria-label="Zoom in" title="Zoom in (+)">{ "+" }</button>
-                    <button type="button" onclick={zoom_by(1.6)} disabled={!can_zoom_out}
-                            aria-label="Zoom out" title="Zoom out (−)">{ "−" }</button>
-                    <button type="button" onclick={pan_by(-0.5)} disabled={!can_zoom_out}
-                            aria-label="Pan left" title="Pan left (Page Up)">{ "◀" }</button>
-                    <button type="button" onclick={pan_by(0.5)} disabled={!can_zoom_out}
-                            aria-label="Pan right" title="Pan right (Page Down)">{ "▶" }</button>
-                    <button type="button" onclick={fit} disabled={!can_zoom_out}
-                            title="Show the whole timeline">{ "Fit" }</button>
-                </span>
-                <span class="tl-status" data-testid="timeline-status">{ status }</span>
-            </div>
-            <div class="tl-scroll">
-                <div class="tl-canvas" style="position: relative; min-width: 40rem;">
-                    <svg
-                        ref={svg_ref}
-                        class="tl-svg"
-                        data-testid="timeline"
-                        data-table={table.path.clone()}
-                        data-branch={branch_name}
-                        data-dense={sc.dense.to_string()}
-                        data-view={format!("{:.1}-{:.1}", view.start, view.start + view.span)}
-                        role="group"
-                        aria-roledescription="timeline"
-                        aria-label={summary(&table, m)}
-                        aria-describedby={help_id.clone()}
-                        viewBox={format!("0 0 {} {}", WIDTH, super::node::fmt_num(height))}
-                        preserveAspectRatio="xMinYMin meet"
-                        {onclick} {onmouseover} {onmouseout} {onfocusin} {onfocusout} {onkeydown}
-                        {onwheel} {onpointerdown} {onpointermove} {onpointerup} {onpointercancel}
-                    >
-                        { for sc.nodes.iter().map(super::node::Node::to_vnode) }
-                    </svg>
-                    { tooltip_html }
-                </div>
-            </div>
-            <ul class="tl-legend" aria-label="Legend">
-                { for legend().into_iter().map(|e| html! {
-                    <li>
-                        <svg viewBox="0 0 14 14" aria-hidden="true" focusable="false">
-                            { e.symbol.to_vnode() }
-                        </svg>
-                        { e.label }
-                    </li>
-                }) }
-            </ul>
-            if !unreadable.is_empty() {
-                <p class="tl-note">{ format!("Consumers without a position (unreadable): {}", unreadable.join(", ")) }</p>
-            }
-            <p class="tl-help" id={help_id}>
-                { "Tab into the timeline; arrow keys move between snapshots (up/down: other commit users), \
-                   Enter opens a snapshot or zooms into a group, + and − zoom, Page Up/Down or Shift+arrows pan, \
-                   Home/End jump to the first/last snapshot. With a mouse: drag or Shift+wheel to pan, \
-                   Ctrl+wheel to zoom." }
-            </p>
-        </div>
+        <p class="tl-note">{ format!("Consumers without a position (unreadable): {}", unreadable.join(", ")) }</p>
+    }
+}
+
+/// The keyboard and mouse help the svg is described by.
+fn help(uid: u32) -> Html {
+    html! {
+        <p class="tl-help" id={format!("tl-help-{uid}")}>
+            { "Tab into the timeline; arrow keys move between snapshots (up/down: other commit users), \
+               Enter opens a snapshot or zooms into a group, + and − zoom, Page Up/Down or Shift+arrows pan, \
+               Home/End jump to the first/last snapshot. With a mouse: drag or Shift+wheel to pan, \
+               Ctrl+wheel to zoom." }
+        </p>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::sample;
+    use super::*;
+
+    #[test]
+    fn the_status_line_says_what_is_in_view() {
+        let m = Model::new(&sample::table(1_000));
+        let fit = View::fit(&m);
+        assert_eq!(
+            status(&m, &fit, true),
+            "Showing snapshots 3–1002 (1000 of 1000) · grouped: zoom in to see single snapshots"
+        );
+        let v = View {
+            start: 100.0,
+            span: 10.0,
+        };
+        assert_eq!(
+            status(&m, &v, false),
+            "Showing snapshots 100–110 (11 of 1000)"
+        );
+        let empty = Model::new(&sample::table(0));
+        assert_eq!(
+            status(&empty, &View::fit(&empty), false),
+            "No snapshot in view (0 in all)"
+        );
+    }
+
+    #[test]
+    fn the_tooltip_describes_a_visible_mark_or_a_drawn_aggregate() {
+        let t = sample::table(1_000);
+        let m = Model::new(&t);
+        let v = View {
+            start: 100.0,
+            span: 10.0,
+        };
+        let (x, _, lines) = tooltip(&t, &m, &v, 50.0, Tip::Snapshot(105)).unwrap();
+        assert!((x - v.x(105.0)).abs() < 1e-9);
+        assert_eq!(lines, describe(&t, &m, m.index_of(105).unwrap()));
+        assert!(tooltip(&t, &m, &v, 50.0, Tip::Snapshot(500)).is_none());
+        let fit = View::fit(&m);
+        let a = aggregates(&m, &fit).into_iter().next().unwrap();
+        let (_, _, lines) = tooltip(&t, &m, &fit, 50.0, Tip::Range(a.first, a.last)).unwrap();
+        assert_eq!(
+            lines.last().map(String::as_str),
+            Some("Click or Enter to zoom in")
+        );
+        assert!(tooltip(&t, &m, &fit, 50.0, Tip::Range(a.first, a.last + 1)).is_none());
     }
 }

@@ -872,90 +872,241 @@ pub fn summary(table: &TableReport, m: &Model) -> String {
     s
 }
 
+/// A marker or flag before its row is known: where it points, its label, and its `g` element
+/// (which gets its line, symbol and text when it is drawn).
 struct Label {
     x: f64,
     text: String,
     node: Node,
 }
 
-/// Draws `view` of `table`.
-pub fn scene(table: &TableReport, m: &Model, view: &View, ui: &Ui) -> Scene {
-    let left = GUTTER;
-    let right = GUTTER + PLOT_W;
-    let inside = |x: f64| x >= left - 0.01 && x <= right + 0.01;
-    let clampx = |x: f64| x.clamp(left, right);
+/// Whether `x` is inside the plotting area (give or take rounding).
+fn inside(x: f64) -> bool {
+    (GUTTER - 0.01..=GUTTER + PLOT_W + 0.01).contains(&x)
+}
 
-    // --- markers above the lanes: earliest/latest, hints, tags ---
-    let mut markers: Vec<Label> = Vec::new();
-    let mut push_marker = |x: f64, text: String, node: Node| {
-        if inside(x) {
-            markers.push(Label { x, text, node });
-        }
-    };
-    for (name, id) in [("earliest", table.earliest), ("latest", table.latest)] {
-        if let Some(id) = id {
-            push_marker(
-                view.x(id as f64),
-                format!("{name} {id}"),
-                Node::new("g")
-                    .attr("class", format!("tl-marker tl-{name}"))
-                    .attr("data-marker", name)
-                    .attr("data-snapshot", id),
-            );
+/// `x` moved into the plotting area.
+fn clampx(x: f64) -> f64 {
+    x.clamp(GUTTER, GUTTER + PLOT_W)
+}
+
+/// Where the parts of the drawing sit, top to bottom: axis, marker rows, lanes (the
+/// long-lived changelog strip under them), flag rows.
+#[derive(Debug, Clone, Copy)]
+struct Rows {
+    /// Top of the first marker row.
+    marker_top: f64,
+    /// Top of the first lane.
+    lanes_top: f64,
+    /// Bottom of the last lane.
+    lanes_bottom: f64,
+    /// Top of the first flag row.
+    flags_top: f64,
+    /// Flag rows drawn (the last also holds the flags with no room for a label).
+    flag_rows: usize,
+    /// The drawing's height.
+    height: f64,
+}
+
+impl Rows {
+    /// The rows for the markers' and the flags' row assignments (see [`stack`]).
+    fn new(
+        table: &TableReport,
+        m: &Model,
+        marker_rows_of: &[Option<usize>],
+        flag_rows_of: &[Option<usize>],
+    ) -> Rows {
+        let marker_rows = marker_rows_of
+            .iter()
+            .flatten()
+            .max()
+            .map_or(1, |r| r + 1)
+            .max(1);
+        let marker_top = AXIS_H;
+        let lanes_top = marker_top + marker_rows as f64 * ROW_H + 4.0;
+        let n_lanes = m.lanes.len().max(1);
+        let lanes_bottom = lanes_top + n_lanes as f64 * LANE_H;
+        let strip_h = if table.long_lived_changelogs.is_some() {
+            12.0
+        } else {
+            0.0
+        };
+        let flags_top = lanes_bottom + strip_h + 6.0;
+        let flag_rows = if flag_rows_of.is_empty() {
+            0
+        } else {
+            flag_rows_of.iter().flatten().max().map_or(1, |r| r + 1)
+        };
+        Rows {
+            marker_top,
+            lanes_top,
+            lanes_bottom,
+            flags_top,
+            flag_rows,
+            height: flags_top + flag_rows as f64 * ROW_H + 8.0,
         }
     }
-    for (name, label, hint, actual) in [
-        ("earliest", "EARLIEST", table.hints.earliest, table.earliest),
-        ("latest", "LATEST", table.hints.latest, table.latest),
-    ] {
-        if let Some(h) = hint {
-            let mismatch = actual != Some(h);
-            push_marker(
-                view.x(h as f64),
-                format!("{label} hint {h}{}", if mismatch { " ≠" } else { "" }),
-                Node::new("g")
-                    .attr(
-                        "class",
-                        if mismatch {
-                            "tl-marker tl-hint tl-mismatch"
-                        } else {
-                            "tl-marker tl-hint"
-                        },
-                    )
-                    .attr("data-hint", name)
-                    .attr("data-hint-value", h)
-                    .attr("data-mismatch", mismatch),
-            );
-        }
-    }
-    let tags_visible: Vec<_> = table
-        .tags
-        .iter()
-        .filter_map(|t| t.snapshot.map(|s| (t, s, view.x(s as f64))))
-        .filter(|(_, _, x)| inside(*x))
-        .collect();
-    if tags_visible.len() <= MAX_TAG_LABELS {
-        for (t, s, x) in tags_visible {
-            push_marker(
-                x,
-                t.name.clone(),
-                Node::new("g")
-                    .attr(
-                        "class",
-                        if t.snapshot_retained {
-                            "tl-marker tl-tag"
-                        } else {
-                            "tl-marker tl-tag tl-tag-expired"
-                        },
-                    )
-                    .attr("data-tag", &t.name)
-                    .attr("data-snapshot", s),
-            );
-        }
+}
+
+/// What every part of one drawing reads: the table, its model, the view and the UI state.
+struct Ctx<'a> {
+    table: &'a TableReport,
+    m: &'a Model,
+    view: &'a View,
+    ui: &'a Ui,
+}
+
+/// Draws `view` of `table`: lanes, bands, axis and grid, pair arcs, marks (or aggregates when
+/// dense), markers and flags, each part a group, in that order (later ones paint over).
+pub fn scene(table: &TableReport, m: &Model, view: &View, ui: &Ui) -> Scene {
+    let cx = Ctx { table, m, view, ui };
+    let markers = cx.markers();
+    let marker_rows_of = stack(
+        &markers.iter().map(marker_extent).collect::<Vec<_>>(),
+        MAX_MARKER_ROWS,
+    );
+    let flags = cx.flags();
+    let flag_rows_of = stack(
+        &flags
+            .iter()
+            .map(|l| (l.x, label_w(&l.text)))
+            .collect::<Vec<_>>(),
+        MAX_FLAG_ROWS,
+    );
+    let rows = Rows::new(table, m, &marker_rows_of, &flag_rows_of);
+    let (lo, hi) = m.visible(view);
+    let dense = (hi - lo) as f64 * MIN_MARK_PX > PLOT_W;
+    let pairs = Node::new("g")
+        .attr("class", "tl-pairs")
+        .attr("fill", "none")
+        .attr("stroke", "#8c959f");
+    let (pairs, (marks, tab_stop)) = if dense {
+        (pairs, cx.aggregate_marks(rows.lanes_top))
     } else {
+        (
+            pairs.children(cx.pair_arcs(lo, hi, rows.lanes_top)),
+            cx.single_marks(lo, hi, rows.lanes_top),
+        )
+    };
+    let top = Node::new("g").attr("class", "tl-markers").children(
+        markers
+            .into_iter()
+            .zip(marker_rows_of)
+            .map(|(l, row)| marker(l, row, &rows, ui.interactive)),
+    );
+    let flag_g = Node::new("g").attr("class", "tl-flags").children(
+        flags
+            .into_iter()
+            .zip(flag_rows_of)
+            .map(|(l, row)| flag(l, row, &rows, ui.interactive)),
+    );
+    Scene {
+        nodes: vec![
+            lanes(m, rows.lanes_top),
+            cx.bands(&rows),
+            axis(view, rows.lanes_bottom),
+            pairs,
+            Node::new("g").attr("class", "tl-marks").children(marks),
+            top,
+            flag_g,
+        ],
+        height: rows.height,
+        dense,
+        visible: hi - lo,
+        tab_stop,
+        lanes_y: (rows.lanes_top, rows.lanes_bottom),
+    }
+}
+
+impl Ctx<'_> {
+    /// The markers above the lanes that fall inside the view, in drawing order: the earliest
+    /// and latest snapshots, the EARLIEST/LATEST hints, then the tags.
+    fn markers(&self) -> Vec<Label> {
+        let mut out = self.position_markers();
+        out.extend(self.tag_markers());
+        out.retain(|l| inside(l.x));
+        out
+    }
+
+    /// The earliest and latest snapshots (`data-marker`), then the EARLIEST and LATEST hints
+    /// (`data-hint`, marked `data-mismatch` when the hint is not the snapshot it names).
+    fn position_markers(&self) -> Vec<Label> {
+        let (table, view) = (self.table, self.view);
+        let mut out = Vec::new();
+        for (name, id) in [("earliest", table.earliest), ("latest", table.latest)] {
+            if let Some(id) = id {
+                out.push(Label {
+                    x: view.x(id as f64),
+                    text: format!("{name} {id}"),
+                    node: Node::new("g")
+                        .attr("class", format!("tl-marker tl-{name}"))
+                        .attr("data-marker", name)
+                        .attr("data-snapshot", id),
+                });
+            }
+        }
+        for (name, label, hint, actual) in [
+            ("earliest", "EARLIEST", table.hints.earliest, table.earliest),
+            ("latest", "LATEST", table.hints.latest, table.latest),
+        ] {
+            if let Some(h) = hint {
+                let mismatch = actual != Some(h);
+                out.push(Label {
+                    x: view.x(h as f64),
+                    text: format!("{label} hint {h}{}", if mismatch { " ≠" } else { "" }),
+                    node: Node::new("g")
+                        .attr(
+                            "class",
+                            if mismatch {
+                                "tl-marker tl-hint tl-mismatch"
+                            } else {
+                                "tl-marker tl-hint"
+                            },
+                        )
+                        .attr("data-hint", name)
+                        .attr("data-hint-value", h)
+                        .attr("data-mismatch", mismatch),
+                });
+            }
+        }
+        out
+    }
+
+    /// The tags inside the view: one marker each (`data-tag`), or, beyond
+    /// [`MAX_TAG_LABELS`], one per 60-unit bin counting them (`data-tag-count`).
+    fn tag_markers(&self) -> Vec<Label> {
+        let view = self.view;
+        let tags_visible: Vec<_> = self
+            .table
+            .tags
+            .iter()
+            .filter_map(|t| t.snapshot.map(|s| (t, s, view.x(s as f64))))
+            .filter(|(_, _, x)| inside(*x))
+            .collect();
+        if tags_visible.len() <= MAX_TAG_LABELS {
+            return tags_visible
+                .into_iter()
+                .map(|(t, s, x)| Label {
+                    x,
+                    text: t.name.clone(),
+                    node: Node::new("g")
+                        .attr(
+                            "class",
+                            if t.snapshot_retained {
+                                "tl-marker tl-tag"
+                            } else {
+                                "tl-marker tl-tag tl-tag-expired"
+                            },
+                        )
+                        .attr("data-tag", &t.name)
+                        .attr("data-snapshot", s),
+                })
+                .collect();
+        }
+        // (bin, x of its first tag, tags, lowest snapshot, highest snapshot)
         let mut bins: Vec<(i64, f64, usize, i64, i64)> = Vec::new();
         for (_, s, x) in tags_visible {
-            let b = ((x - left) / 60.0).floor() as i64;
+            let b = ((x - GUTTER) / 60.0).floor() as i64;
             match bins.last_mut() {
                 Some(e) if e.0 == b => {
                     e.2 += 1;
@@ -965,164 +1116,476 @@ pub fn scene(table: &TableReport, m: &Model, view: &View, ui: &Ui) -> Scene {
                 _ => bins.push((b, x, 1, s, s)),
             }
         }
-        for (_, x, n, a, b) in bins {
-            push_marker(
+        bins.into_iter()
+            .map(|(_, x, n, a, b)| Label {
                 x,
-                format!("{n} tags"),
-                Node::new("g")
+                text: format!("{n} tags"),
+                node: Node::new("g")
                     .attr("class", "tl-marker tl-tag tl-tag-group")
                     .attr("data-tag-count", n)
                     .attr("data-tag-range", format!("{a}-{b}")),
-            );
-        }
-    }
-    let rows_of = stack(
-        &markers
-            .iter()
-            .map(|l| {
-                let w = label_w(&l.text);
-                (if flips(l.x, w) { l.x - w } else { l.x - 4.0 }, w)
             })
-            .collect::<Vec<_>>(),
-        MAX_MARKER_ROWS,
-    );
-    let marker_rows = rows_of.iter().flatten().max().map_or(1, |r| r + 1).max(1);
-    let marker_top = AXIS_H;
-    let lanes_top = marker_top + marker_rows as f64 * ROW_H + 4.0;
-    let n_lanes = m.lanes.len().max(1);
-    let lanes_bottom = lanes_top + n_lanes as f64 * LANE_H;
-    let strip_h = if table.long_lived_changelogs.is_some() {
-        12.0
-    } else {
-        0.0
-    };
-    let flags_top = lanes_bottom + strip_h + 6.0;
-
-    // --- flags below the lanes: consumers, Spark and Ray checkpoints ---
-    let mut flags: Vec<Label> = Vec::new();
-    for c in &table.consumers {
-        let Some(n) = c.next_snapshot else { continue };
-        let tone = consumer_tone(c.verdict);
-        flags.push(Label {
-            x: view.x(n as f64),
-            text: format!("{} → {n}", c.id),
-            node: Node::new("g")
-                .attr("class", format!("tl-flag tl-consumer {tone}"))
-                .attr("data-consumer", &c.id)
-                .attr("data-verdict", c.verdict.as_str())
-                .attr("data-next-snapshot", n),
-        });
+            .collect()
     }
-    for sp in &table.spark_checkpoints {
-        let Some(n) = spark_position(sp) else {
-            continue;
-        };
-        let tone = spark_tone(sp.verdict);
-        let offset = sp.offset.map(|o| o.describe());
-        flags.push(Label {
-            x: view.x(n as f64),
-            text: format!("Spark {} ⟲ {n}", last_component(&sp.path)),
-            node: Node::new("g")
-                .attr("class", format!("tl-flag tl-spark {tone}"))
-                .attr("data-spark-checkpoint", &sp.path)
-                .attr("data-verdict", sp.verdict.as_str())
-                .attr("data-resume-snapshot", n)
-                .attr_opt("data-offset", offset),
-        });
-        // A planned batch Spark never committed: where it would have read up to.
-        if let Some(p) = sp.planned_offset {
-            flags.push(Label {
-                x: view.x(p.snapshot_id as f64),
-                text: format!(
-                    "Spark {} planned {} (not committed)",
-                    last_component(&sp.path),
-                    p.snapshot_id
-                ),
+
+    /// The flags below the lanes, in drawing order: consumers, Spark checkpoints (and their
+    /// uncommitted planned batches), Ray checkpoints; off-view ones moved to the edge.
+    fn flags(&self) -> Vec<Label> {
+        let mut flags = self.consumer_flags();
+        flags.extend(self.spark_flags());
+        flags.extend(self.ray_flags());
+        for f in &mut flags {
+            to_edge(f);
+        }
+        flags
+    }
+
+    /// One flag per consumer with a position, at its next snapshot (`data-consumer`), toned
+    /// by its verdict.
+    fn consumer_flags(&self) -> Vec<Label> {
+        let mut out = Vec::new();
+        for c in &self.table.consumers {
+            let Some(n) = c.next_snapshot else { continue };
+            let tone = consumer_tone(c.verdict);
+            out.push(Label {
+                x: self.view.x(n as f64),
+                text: format!("{} → {n}", c.id),
                 node: Node::new("g")
-                    .attr("class", "tl-flag tl-spark tl-spark-planned tl-warn")
-                    .attr("data-spark-planned", &sp.path)
-                    .attr("data-snapshot", p.snapshot_id)
-                    .attr("data-offset", p.describe()),
+                    .attr("class", format!("tl-flag tl-consumer {tone}"))
+                    .attr("data-consumer", &c.id)
+                    .attr("data-verdict", c.verdict.as_str())
+                    .attr("data-next-snapshot", n),
             });
         }
+        out
     }
-    for r in &table.ray_checkpoints {
-        let Some(n) = ray_snapshot(r.generation_marker.as_deref()).or(table.latest) else {
-            continue;
-        };
-        let unknown = r.missing_unknown_because.is_some();
-        let tone = if unknown {
-            "tl-warn"
-        } else if r.missing > 0 {
-            "tl-bad"
-        } else {
-            "tl-ok"
-        };
-        flags.push(Label {
-            x: view.x(n as f64),
-            text: if unknown {
-                format!(
-                    "Ray {}: {} ids, missing unknown",
-                    last_component(&r.path),
-                    r.ids
-                )
+
+    /// One flag per Spark checkpoint at the snapshot a restart reads first
+    /// (`data-spark-checkpoint`), and one at the snapshot a planned but uncommitted batch
+    /// would have read up to (`data-spark-planned`).
+    fn spark_flags(&self) -> Vec<Label> {
+        let view = self.view;
+        let mut out = Vec::new();
+        for sp in &self.table.spark_checkpoints {
+            let Some(n) = spark_position(sp) else {
+                continue;
+            };
+            let tone = spark_tone(sp.verdict);
+            let offset = sp.offset.map(|o| o.describe());
+            out.push(Label {
+                x: view.x(n as f64),
+                text: format!("Spark {} ⟲ {n}", last_component(&sp.path)),
+                node: Node::new("g")
+                    .attr("class", format!("tl-flag tl-spark {tone}"))
+                    .attr("data-spark-checkpoint", &sp.path)
+                    .attr("data-verdict", sp.verdict.as_str())
+                    .attr("data-resume-snapshot", n)
+                    .attr_opt("data-offset", offset),
+            });
+            if let Some(p) = sp.planned_offset {
+                out.push(Label {
+                    x: view.x(p.snapshot_id as f64),
+                    text: format!(
+                        "Spark {} planned {} (not committed)",
+                        last_component(&sp.path),
+                        p.snapshot_id
+                    ),
+                    node: Node::new("g")
+                        .attr("class", "tl-flag tl-spark tl-spark-planned tl-warn")
+                        .attr("data-spark-planned", &sp.path)
+                        .attr("data-snapshot", p.snapshot_id)
+                        .attr("data-offset", p.describe()),
+                });
+            }
+        }
+        out
+    }
+
+    /// One flag per Ray checkpoint (`data-ray-checkpoint`), at the snapshot of its generation
+    /// marker (else the latest), saying how many of its ids are missing.
+    fn ray_flags(&self) -> Vec<Label> {
+        let mut out = Vec::new();
+        for r in &self.table.ray_checkpoints {
+            let Some(n) = ray_snapshot(r.generation_marker.as_deref()).or(self.table.latest) else {
+                continue;
+            };
+            let unknown = r.missing_unknown_because.is_some();
+            let tone = if unknown {
+                "tl-warn"
+            } else if r.missing > 0 {
+                "tl-bad"
             } else {
-                format!(
-                    "Ray {}: {} ids, {} missing",
-                    last_component(&r.path),
-                    r.ids,
-                    r.missing
-                )
-            },
-            node: Node::new("g")
-                .attr("class", format!("tl-flag tl-ray {tone}"))
-                .attr("data-ray-checkpoint", &r.path)
-                .attr("data-missing", r.missing)
-                .attr("data-snapshot", n),
-        });
+                "tl-ok"
+            };
+            let missing = if unknown {
+                "missing unknown".to_string()
+            } else {
+                format!("{} missing", r.missing)
+            };
+            out.push(Label {
+                x: self.view.x(n as f64),
+                text: format!("Ray {}: {} ids, {missing}", last_component(&r.path), r.ids),
+                node: Node::new("g")
+                    .attr("class", format!("tl-flag tl-ray {tone}"))
+                    .attr("data-ray-checkpoint", &r.path)
+                    .attr("data-missing", r.missing)
+                    .attr("data-snapshot", n),
+            });
+        }
+        out
     }
-    // Off-view flags sit at the edge, pointing the way.
-    for f in &mut flags {
-        if f.x < left {
-            f.x = left;
-            f.text = format!("◀ {}", f.text);
-            f.node = std::mem::replace(&mut f.node, Node::new("g")).attr("data-offscreen", "left");
-        } else if f.x > right {
-            f.text = format!("{} ▶", f.text);
-            let w = f.text.chars().count() as f64 * CHAR_W + 14.0;
-            f.x = (right - w).max(left);
-            f.node = std::mem::replace(&mut f.node, Node::new("g")).attr("data-offscreen", "right");
+
+    /// The bands over the lanes, in a `tl-bands` group: the expired ids, the gaps, the
+    /// long-lived changelog range.
+    fn bands(&self, rows: &Rows) -> Node {
+        let gaps = self
+            .table
+            .findings
+            .iter()
+            .filter(|f| f.code == Code::SnapshotGap)
+            .filter_map(|f| self.gap_band(f, rows));
+        Node::new("g")
+            .attr("class", "tl-bands")
+            .children(self.expired_band(rows))
+            .children(gaps)
+            .children(self.changelog_band(rows))
+    }
+
+    /// The ids before the earliest snapshot, shaded across the lanes (`data-band=expired`),
+    /// labelled when there is room.
+    fn expired_band(&self, rows: &Rows) -> Option<Node> {
+        let (view, e) = (self.view, self.table.earliest?);
+        let x1 = clampx(view.x(e as f64 - 0.5));
+        let x0 = clampx(view.x(self.m.domain.0).max(view.x(0.5)));
+        let band = (x1 - x0 > 0.5).then(|| {
+            Node::new("g")
+                .attr("class", "tl-band tl-band-expired")
+                .attr("data-band", "expired")
+                .attr("data-range", format!("-{}", e - 1))
+                .child(
+                    Node::new("rect")
+                        .num("x", x0)
+                        .num("y", rows.lanes_top)
+                        .num("width", x1 - x0)
+                        .num("height", rows.lanes_bottom - rows.lanes_top)
+                        .attr("fill", "#d0d7de")
+                        .attr("fill-opacity", "0.45"),
+                )
+        })?;
+        let label = (x1 - x0 > 60.0).then(|| {
+            Node::new("text")
+                .attr("class", "tl-band-label")
+                .num("x", x0 + 4.0)
+                .num("y", rows.lanes_top + 11.0)
+                .attr("fill", "#57606a")
+                .text(format!("expired (< {e})"))
+        });
+        Some(band.children(label))
+    }
+
+    /// The ids a `snapshot-gap` finding says are missing between two present snapshots,
+    /// shaded across the lanes (`data-band=gap`) and named: a label where it fits, else a
+    /// title (export) or an ARIA label (page).
+    fn gap_band(&self, f: &prv::report::model::Finding, rows: &Rows) -> Option<Node> {
+        let (Some(&a), Some(&b)) = (f.related_snapshots.first(), f.related_snapshots.last()) else {
+            return None;
+        };
+        if b - a < 2 {
+            return None;
+        }
+        let x0 = clampx(self.view.x(a as f64 + 0.5));
+        let x1 = clampx(self.view.x(b as f64 - 0.5));
+        if x1 - x0 <= 0.0 {
+            return None;
+        }
+        let text = if b - a == 2 {
+            format!("missing {}", a + 1)
+        } else {
+            format!("missing {}–{}", a + 1, b - 1)
+        };
+        let band = Node::new("g")
+            .attr("class", "tl-band tl-band-gap")
+            .attr("data-band", "gap")
+            .attr("data-range", format!("{}-{}", a + 1, b - 1))
+            .child(
+                Node::new("rect")
+                    .num("x", x0)
+                    .num("y", rows.lanes_top)
+                    .num("width", (x1 - x0).max(1.5))
+                    .num("height", rows.lanes_bottom - rows.lanes_top)
+                    .attr("fill", "#cf222e")
+                    .attr("fill-opacity", "0.15"),
+            );
+        Some(if x1 - x0 > text.chars().count() as f64 * CHAR_W + 8.0 {
+            band.child(
+                Node::new("text")
+                    .attr("class", "tl-band-label tl-gap-label")
+                    .num("x", x0 + 4.0)
+                    .num("y", rows.lanes_bottom - 4.0)
+                    .attr("fill", "#cf222e")
+                    .text(text),
+            )
+        } else if !self.ui.interactive {
+            band.child(Node::new("title").text(text))
+        } else {
+            band.attr("aria-label", text)
+        })
+    }
+
+    /// The long-lived changelog range, a strip under the lanes
+    /// (`data-band=long-lived-changelog`), labelled when there is room.
+    fn changelog_band(&self, rows: &Rows) -> Option<Node> {
+        let r = self.table.long_lived_changelogs?;
+        let x0 = clampx(self.view.x(r.first as f64 - 0.5));
+        let x1 = clampx(self.view.x(r.last as f64 + 0.5));
+        let band = (x1 - x0 > 0.0).then(|| {
+            Node::new("g")
+                .attr("class", "tl-band tl-band-changelog")
+                .attr("data-band", "long-lived-changelog")
+                .attr("data-range", format!("{}-{}", r.first, r.last))
+                .child(
+                    Node::new("rect")
+                        .num("x", x0)
+                        .num("y", rows.lanes_bottom + 2.0)
+                        .num("width", (x1 - x0).max(1.0))
+                        .num("height", 9.0)
+                        .attr("fill", "#1b7c83")
+                        .attr("fill-opacity", "0.35"),
+                )
+        })?;
+        let text = format!("long-lived changelog {}–{}", r.first, r.last);
+        let label = (x1 - x0 > text.chars().count() as f64 * 5.0 + 8.0).then(|| {
+            Node::new("text")
+                .attr("class", "tl-band-label tl-small")
+                .num("x", x0 + 3.0)
+                .num("y", rows.lanes_bottom + 9.5)
+                .attr("fill", "#1b1f24")
+                .text(text)
+        });
+        Some(band.children(label))
+    }
+
+    /// The aggregates of a dense view, one rect per lane and bin (`data-snapshot-range`), and
+    /// the tab stop: the aggregate holding the active snapshot, else the first.
+    fn aggregate_marks(&self, lanes_top: f64) -> (Vec<Node>, Option<TabStop>) {
+        let m = self.m;
+        let aggs = aggregates(m, self.view);
+        let stop_ix = self
+            .ui
+            .active
+            .and_then(|id| {
+                let lane = m.index_of(id).and_then(|i| m.lane.get(i).copied())?;
+                aggs.iter()
+                    .position(|a| a.lane == lane && a.first <= id && id <= a.last)
+            })
+            .or(if aggs.is_empty() { None } else { Some(0) });
+        let tab_stop = stop_ix
+            .and_then(|k| aggs.get(k))
+            .map(|a| TabStop::Range(a.first, a.last));
+        let marks = aggs
+            .iter()
+            .enumerate()
+            .map(|(k, a)| self.aggregate_mark(a, lanes_top, stop_ix == Some(k)))
+            .collect();
+        (marks, tab_stop)
+    }
+
+    /// One aggregate's rect: coloured by its dominant kind, outlined when it holds lost or
+    /// pending changelog, `tl-focus` when it holds the focused snapshot's lane and id.
+    fn aggregate_mark(&self, a: &Aggregate, lanes_top: f64, stop: bool) -> Node {
+        let (m, view, ui) = (self.m, self.view, self.ui);
+        let x0 = clampx(view.x((a.bin * a.width) as f64 - 0.5));
+        let x1 = clampx(view.x(((a.bin + 1) * a.width) as f64 - 0.5));
+        let y = lane_y(lanes_top, a.lane);
+        let dom = a.dominant();
+        let code = finding_code(a.flags);
+        let mut class = format!("tl-agg {}", dom.class());
+        if let Some(c) = code {
+            class.push_str(if c == "lost-changelog" {
+                " tl-lost"
+            } else {
+                " tl-pending"
+            });
+        }
+        let focused = ui.focus.is_some_and(|f| a.first <= f && f <= a.last)
+            && ui
+                .focus
+                .and_then(|f| m.index_of(f))
+                .and_then(|i| m.lane.get(i))
+                == Some(&a.lane);
+        if focused {
+            class.push_str(" tl-focus");
+        }
+        let label = a.describe(m).join(", ");
+        let h = 14.0;
+        let mut node = Node::new("rect")
+            .attr("class", class)
+            .num("x", x0 + 0.5)
+            .num("y", y - h / 2.0)
+            .num("width", (x1 - x0 - 1.0).max(1.5))
+            .num("height", h)
+            .attr("fill", dom.fill())
+            .attr("data-snapshot-range", format!("{}-{}", a.first, a.last))
+            .attr("data-count", a.count)
+            .attr("data-kinds", a.kinds_present())
+            .attr_opt("data-finding-code", code);
+        if code.is_some() {
+            node = node.attr("stroke", "#cf222e").attr("stroke-width", "2");
+        }
+        node = role(node, stop, ui.interactive);
+        if ui.interactive {
+            node.attr("aria-label", label)
+        } else {
+            node.child(Node::new("title").text(label))
         }
     }
-    let flag_rows_of = stack(
-        &flags
-            .iter()
-            .map(|l| (l.x, l.text.chars().count() as f64 * CHAR_W + 14.0))
-            .collect::<Vec<_>>(),
-        MAX_FLAG_ROWS,
-    );
-    let flag_rows = if flags.is_empty() {
-        0
-    } else {
-        flag_rows_of.iter().flatten().max().map_or(1, |r| r + 1)
-    };
-    let height = flags_top + flag_rows as f64 * ROW_H + 8.0;
 
-    let mut bands = Node::new("g").attr("class", "tl-bands");
-    let mut lanes_g = Node::new("g").attr("class", "tl-lanes");
-    let mut axis = Node::new("g").attr("class", "tl-axis");
-    let mut pairs = Node::new("g")
-        .attr("class", "tl-pairs")
+    /// The arcs joining the snapshots of one commit (user + identifier), `path.tl-pair`, for
+    /// each pair with at least one end among the visible snapshots `lo..hi`.
+    fn pair_arcs(&self, lo: usize, hi: usize, lanes_top: f64) -> Vec<Node> {
+        let (m, view) = (self.m, self.view);
+        let mut out = Vec::new();
+        for g in &self.table.commit_groups {
+            for w in g.snapshots.windows(2) {
+                let (Some(&a), Some(&b)) = (w.first(), w.get(1)) else {
+                    continue;
+                };
+                let (Some(ia), Some(ib)) = (m.index_of(a), m.index_of(b)) else {
+                    continue;
+                };
+                if !((lo..hi).contains(&ia) || (lo..hi).contains(&ib)) {
+                    continue;
+                }
+                let (Some(&la), Some(&lb)) = (m.lane.get(ia), m.lane.get(ib)) else {
+                    continue;
+                };
+                let (xa, xb) = (view.x(a as f64), view.x(b as f64));
+                let (ya, yb) = (lane_y(lanes_top, la), lane_y(lanes_top, lb));
+                let lift = (LANE_H * 0.45).min((xb - xa).abs() * 0.5 + 3.0);
+                out.push(
+                    Node::new("path")
+                        .attr("class", "tl-pair")
+                        .attr("data-pair", format!("{a}-{b}"))
+                        .attr("data-commit-identifier", g.commit_identifier)
+                        .attr(
+                            "d",
+                            format!(
+                                "M{} {}Q{} {} {} {}",
+                                fmt_num(xa),
+                                fmt_num(ya),
+                                fmt_num((xa + xb) / 2.0),
+                                fmt_num(ya.min(yb) - lift),
+                                fmt_num(xb),
+                                fmt_num(yb)
+                            ),
+                        ),
+                );
+            }
+        }
+        out
+    }
+
+    /// The marks of the visible snapshots `lo..hi`, and the tab stop: the active snapshot
+    /// when visible, else the first visible.
+    fn single_marks(&self, lo: usize, hi: usize, lanes_top: f64) -> (Vec<Node>, Option<TabStop>) {
+        let m = self.m;
+        let r = (self.view.px_per_id() * 0.32).clamp(2.5, 6.0);
+        let stop_id = self
+            .ui
+            .active
+            .filter(|id| m.index_of(*id).is_some_and(|i| lo <= i && i < hi))
+            .or(m.ids.get(lo).copied().filter(|_| hi > lo));
+        let marks = (lo..hi)
+            .flat_map(|i| self.snapshot_mark(i, lanes_top, r, stop_id))
+            .collect();
+        (marks, stop_id.map(TabStop::Snapshot))
+    }
+
+    /// The mark of snapshot index `i` with radius `r` (after a ring when it is the focused
+    /// one): shaped and coloured by its kind, outlined for lost or pending changelog, named by
+    /// its summary ([`describe`]); `tl-active` and described by the tooltip when it is the
+    /// tab stop `stop_id`.
+    fn snapshot_mark(&self, i: usize, lanes_top: f64, r: f64, stop_id: Option<i64>) -> Vec<Node> {
+        let (m, ui) = (self.m, self.ui);
+        let (Some(&id), Some(&lane), Some(&kind), Some(&flags)) =
+            (m.ids.get(i), m.lane.get(i), m.kind.get(i), m.flags.get(i))
+        else {
+            return Vec::new();
+        };
+        let (x, y) = (self.view.x(id as f64), lane_y(lanes_top, lane));
+        let mut out: Vec<Node> = (ui.focus == Some(id))
+            .then(|| focus_ring(x, y, r))
+            .into_iter()
+            .collect();
+        let code = finding_code(flags);
+        let mut class = format!("tl-mark {}", kind.class());
+        match code {
+            Some("lost-changelog") => class.push_str(" tl-lost"),
+            Some(_) => class.push_str(" tl-pending"),
+            None => {}
+        }
+        if flags & OTHER_FINDING != 0 {
+            class.push_str(" tl-has-finding");
+        }
+        if ui.focus == Some(id) {
+            class.push_str(" tl-focus");
+        }
+        let stop = stop_id == Some(id);
+        if stop && ui.interactive {
+            class.push_str(" tl-active");
+        }
+        let lines = describe(self.table, m, i);
+        let mut node = kind
+            .shape(x, y, r)
+            .attr("class", class)
+            .attr("data-snapshot-id", id)
+            .attr("data-kind", kind.as_str())
+            .attr_opt("data-finding-code", code)
+            .attr("fill", kind.fill())
+            .attr(
+                "stroke",
+                match code {
+                    Some("lost-changelog") => "#cf222e",
+                    Some(_) => "#bf8700",
+                    None => "#1b1f24",
+                },
+            )
+            .attr("stroke-width", if code.is_some() { "2.5" } else { "0.75" });
+        node = role(node, stop, ui.interactive);
+        if ui.interactive {
+            node = node.attr("aria-label", lines.join(", "));
+            if stop {
+                node = node.attr_opt("aria-describedby", ui.tooltip_id.clone());
+            }
+        } else {
+            node = node.child(Node::new("title").text(lines.join("\n")));
+        }
+        out.push(node);
+        out
+    }
+}
+
+/// The ring around the focused snapshot's mark at `(x, y)` (radius `r`), drawn before it.
+fn focus_ring(x: f64, y: f64, r: f64) -> Node {
+    Node::new("circle")
+        .attr("class", "tl-focus-ring")
+        .num("cx", x)
+        .num("cy", y)
+        .num("r", r + 5.0)
         .attr("fill", "none")
-        .attr("stroke", "#8c959f");
-    let mut marks = Node::new("g").attr("class", "tl-marks");
-    let mut top = Node::new("g").attr("class", "tl-markers");
-    let mut flag_g = Node::new("g").attr("class", "tl-flags");
+        .attr("stroke", "#bf8700")
+        .attr("stroke-width", "2.5")
+        .attr("pointer-events", "none")
+}
 
-    // Lanes.
+/// The lanes, in a `tl-lanes` group: one striped rect per commit user across the whole width
+/// (`data-lane`) and its label in the gutter (cut at 19 characters, the whole name in
+/// `data-full`).
+fn lanes(m: &Model, lanes_top: f64) -> Node {
+    let mut g = Node::new("g").attr("class", "tl-lanes");
     for (k, name) in m.lanes.iter().enumerate() {
         let y = lanes_top + k as f64 * LANE_H;
-        lanes_g = lanes_g.child(
+        g = g.child(
             Node::new("rect")
                 .attr(
                     "class",
@@ -1148,130 +1611,21 @@ pub fn scene(table: &TableReport, m: &Model, view: &View, ui: &Ui) -> Scene {
         if name.chars().count() > 19 {
             label = label.attr("data-full", name);
         }
-        lanes_g = lanes_g.child(label);
+        g = g.child(label);
     }
+    g
+}
 
-    // Bands: the expired range and the long-lived changelog range.
-    if let Some(e) = table.earliest {
-        let x1 = clampx(view.x(e as f64 - 0.5));
-        let x0 = clampx(view.x(m.domain.0).max(view.x(0.5)));
-        if x1 - x0 > 0.5 {
-            let mut band = Node::new("g")
-                .attr("class", "tl-band tl-band-expired")
-                .attr("data-band", "expired")
-                .attr("data-range", format!("-{}", e - 1))
-                .child(
-                    Node::new("rect")
-                        .num("x", x0)
-                        .num("y", lanes_top)
-                        .num("width", x1 - x0)
-                        .num("height", lanes_bottom - lanes_top)
-                        .attr("fill", "#d0d7de")
-                        .attr("fill-opacity", "0.45"),
-                );
-            if x1 - x0 > 60.0 {
-                band = band.child(
-                    Node::new("text")
-                        .attr("class", "tl-band-label")
-                        .num("x", x0 + 4.0)
-                        .num("y", lanes_top + 11.0)
-                        .attr("fill", "#57606a")
-                        .text(format!("expired (< {e})")),
-                );
-            }
-            bands = bands.child(band);
-        }
-    }
-    // Gaps: ids missing between two present snapshots.
-    for f in table
-        .findings
-        .iter()
-        .filter(|f| f.code == Code::SnapshotGap)
-    {
-        let (Some(&a), Some(&b)) = (f.related_snapshots.first(), f.related_snapshots.last()) else {
-            continue;
-        };
-        if b - a < 2 {
-            continue;
-        }
-        let x0 = clampx(view.x(a as f64 + 0.5));
-        let x1 = clampx(view.x(b as f64 - 0.5));
-        if x1 - x0 <= 0.0 {
-            continue;
-        }
-        let text = if b - a == 2 {
-            format!("missing {}", a + 1)
-        } else {
-            format!("missing {}–{}", a + 1, b - 1)
-        };
-        let mut band = Node::new("g")
-            .attr("class", "tl-band tl-band-gap")
-            .attr("data-band", "gap")
-            .attr("data-range", format!("{}-{}", a + 1, b - 1))
-            .child(
-                Node::new("rect")
-                    .num("x", x0)
-                    .num("y", lanes_top)
-                    .num("width", (x1 - x0).max(1.5))
-                    .num("height", lanes_bottom - lanes_top)
-                    .attr("fill", "#cf222e")
-                    .attr("fill-opacity", "0.15"),
-            );
-        if x1 - x0 > text.chars().count() as f64 * CHAR_W + 8.0 {
-            band = band.child(
-                Node::new("text")
-                    .attr("class", "tl-band-label tl-gap-label")
-                    .num("x", x0 + 4.0)
-                    .num("y", lanes_bottom - 4.0)
-                    .attr("fill", "#cf222e")
-                    .text(text),
-            );
-        } else if !ui.interactive {
-            band = band.child(Node::new("title").text(text));
-        } else {
-            band = band.attr("aria-label", text);
-        }
-        bands = bands.child(band);
-    }
-    if let Some(r) = table.long_lived_changelogs {
-        let x0 = clampx(view.x(r.first as f64 - 0.5));
-        let x1 = clampx(view.x(r.last as f64 + 0.5));
-        if x1 - x0 > 0.0 {
-            let mut band = Node::new("g")
-                .attr("class", "tl-band tl-band-changelog")
-                .attr("data-band", "long-lived-changelog")
-                .attr("data-range", format!("{}-{}", r.first, r.last))
-                .child(
-                    Node::new("rect")
-                        .num("x", x0)
-                        .num("y", lanes_bottom + 2.0)
-                        .num("width", (x1 - x0).max(1.0))
-                        .num("height", 9.0)
-                        .attr("fill", "#1b7c83")
-                        .attr("fill-opacity", "0.35"),
-                );
-            let text = format!("long-lived changelog {}–{}", r.first, r.last);
-            if x1 - x0 > text.chars().count() as f64 * 5.0 + 8.0 {
-                band = band.child(
-                    Node::new("text")
-                        .attr("class", "tl-band-label tl-small")
-                        .num("x", x0 + 3.0)
-                        .num("y", lanes_bottom + 9.5)
-                        .attr("fill", "#1b1f24")
-                        .text(text),
-                );
-            }
-            bands = bands.child(band);
-        }
-    }
-
-    // Axis and grid.
+/// The axis, in a `tl-axis` group: at each tick ([`ticks`]) inside the view, a grid line down
+/// to the bottom of the lanes and the id above it.
+fn axis(view: &View, lanes_bottom: f64) -> Node {
+    let mut g = Node::new("g").attr("class", "tl-axis");
     for t in ticks(view) {
         let x = view.x(t as f64);
         if !inside(x) {
             continue;
         }
-        axis = axis
+        g = g
             .child(
                 Node::new("line")
                     .attr("class", "tl-grid")
@@ -1291,227 +1645,94 @@ pub fn scene(table: &TableReport, m: &Model, view: &View, ui: &Ui) -> Scene {
                     .text(t.to_string()),
             );
     }
+    g
+}
 
-    // Snapshots.
-    let (lo, hi) = m.visible(view);
-    let dense = (hi - lo) as f64 * MIN_MARK_PX > PLOT_W;
-    let mut tab_stop = None;
-    let role = |n: Node, stop: bool| {
-        if ui.interactive {
-            n.attr("tabindex", if stop { "0" } else { "-1" })
-                .attr("role", "button")
-        } else {
-            n
-        }
-    };
-    if dense {
-        let aggs = aggregates(m, view);
-        let stop_ix = ui
-            .active
-            .and_then(|id| {
-                let lane = m.index_of(id).and_then(|i| m.lane.get(i).copied())?;
-                aggs.iter()
-                    .position(|a| a.lane == lane && a.first <= id && id <= a.last)
-            })
-            .or(if aggs.is_empty() { None } else { Some(0) });
-        for (k, a) in aggs.iter().enumerate() {
-            let x0 = clampx(view.x((a.bin * a.width) as f64 - 0.5));
-            let x1 = clampx(view.x(((a.bin + 1) * a.width) as f64 - 0.5));
-            let y = lane_y(lanes_top, a.lane);
-            let dom = a.dominant();
-            let code = if a.flags & LOST != 0 {
-                Some("lost-changelog")
-            } else if a.flags & PENDING != 0 {
-                Some("pending-changelog")
-            } else {
-                None
-            };
-            let mut class = format!("tl-agg {}", dom.class());
-            if let Some(c) = code {
-                class.push_str(if c == "lost-changelog" {
-                    " tl-lost"
-                } else {
-                    " tl-pending"
-                });
-            }
-            let focused = ui.focus.is_some_and(|f| a.first <= f && f <= a.last)
-                && ui
-                    .focus
-                    .and_then(|f| m.index_of(f))
-                    .and_then(|i| m.lane.get(i))
-                    == Some(&a.lane);
-            if focused {
-                class.push_str(" tl-focus");
-            }
-            let stop = stop_ix == Some(k);
-            if stop {
-                tab_stop = Some(TabStop::Range(a.first, a.last));
-            }
-            let label = a.describe(m).join(", ");
-            let h = 14.0;
-            let mut node = Node::new("rect")
-                .attr("class", class)
-                .num("x", x0 + 0.5)
-                .num("y", y - h / 2.0)
-                .num("width", (x1 - x0 - 1.0).max(1.5))
-                .num("height", h)
-                .attr("fill", dom.fill())
-                .attr("data-snapshot-range", format!("{}-{}", a.first, a.last))
-                .attr("data-count", a.count)
-                .attr("data-kinds", a.kinds_present())
-                .attr_opt("data-finding-code", code);
-            if code.is_some() {
-                node = node.attr("stroke", "#cf222e").attr("stroke-width", "2");
-            }
-            node = role(node, stop);
-            node = if ui.interactive {
-                node.attr("aria-label", label)
-            } else {
-                node.child(Node::new("title").text(label))
-            };
-            marks = marks.child(node);
-        }
+/// `lost-changelog` or `pending-changelog` for a snapshot's (or an aggregate's) flags.
+fn finding_code(flags: u8) -> Option<&'static str> {
+    if flags & LOST != 0 {
+        Some("lost-changelog")
+    } else if flags & PENDING != 0 {
+        Some("pending-changelog")
     } else {
-        let px = view.px_per_id();
-        let r = (px * 0.32).clamp(2.5, 6.0);
-        let stop_id = ui
-            .active
-            .filter(|id| m.index_of(*id).is_some_and(|i| lo <= i && i < hi))
-            .or(m.ids.get(lo).copied().filter(|_| hi > lo));
-        tab_stop = stop_id.map(TabStop::Snapshot);
-        // Pairs: snapshots of one commit (user + identifier) joined by an arc.
-        for g in &table.commit_groups {
-            for w in g.snapshots.windows(2) {
-                let (Some(&a), Some(&b)) = (w.first(), w.get(1)) else {
-                    continue;
-                };
-                let (Some(ia), Some(ib)) = (m.index_of(a), m.index_of(b)) else {
-                    continue;
-                };
-                if !((lo..hi).contains(&ia) || (lo..hi).contains(&ib)) {
-                    continue;
-                }
-                let (Some(&la), Some(&lb)) = (m.lane.get(ia), m.lane.get(ib)) else {
-                    continue;
-                };
-                let (xa, xb) = (view.x(a as f64), view.x(b as f64));
-                let (ya, yb) = (lane_y(lanes_top, la), lane_y(lanes_top, lb));
-                let lift = (LANE_H * 0.45).min((xb - xa).abs() * 0.5 + 3.0);
-                pairs = pairs.child(
-                    Node::new("path")
-                        .attr("class", "tl-pair")
-                        .attr("data-pair", format!("{a}-{b}"))
-                        .attr("data-commit-identifier", g.commit_identifier)
-                        .attr(
-                            "d",
-                            format!(
-                                "M{} {}Q{} {} {} {}",
-                                fmt_num(xa),
-                                fmt_num(ya),
-                                fmt_num((xa + xb) / 2.0),
-                                fmt_num(ya.min(yb) - lift),
-                                fmt_num(xb),
-                                fmt_num(yb)
-                            ),
-                        ),
-                );
-            }
-        }
-        for i in lo..hi {
-            let (Some(&id), Some(&lane), Some(&kind), Some(&flags)) =
-                (m.ids.get(i), m.lane.get(i), m.kind.get(i), m.flags.get(i))
-            else {
-                continue;
-            };
-            let x = view.x(id as f64);
-            let y = lane_y(lanes_top, lane);
-            let code = if flags & LOST != 0 {
-                Some("lost-changelog")
-            } else if flags & PENDING != 0 {
-                Some("pending-changelog")
-            } else {
-                None
-            };
-            if ui.focus == Some(id) {
-                marks = marks.child(
-                    Node::new("circle")
-                        .attr("class", "tl-focus-ring")
-                        .num("cx", x)
-                        .num("cy", y)
-                        .num("r", r + 5.0)
-                        .attr("fill", "none")
-                        .attr("stroke", "#bf8700")
-                        .attr("stroke-width", "2.5")
-                        .attr("pointer-events", "none"),
-                );
-            }
-            let mut class = format!("tl-mark {}", kind.class());
-            match code {
-                Some("lost-changelog") => class.push_str(" tl-lost"),
-                Some(_) => class.push_str(" tl-pending"),
-                None => {}
-            }
-            if flags & OTHER_FINDING != 0 {
-                class.push_str(" tl-has-finding");
-            }
-            if ui.focus == Some(id) {
-                class.push_str(" tl-focus");
-            }
-            let stop = stop_id == Some(id);
-            if stop && ui.interactive {
-                class.push_str(" tl-active");
-            }
-            let lines = describe(table, m, i);
-            let mut node = kind
-                .shape(x, y, r)
-                .attr("class", class)
-                .attr("data-snapshot-id", id)
-                .attr("data-kind", kind.as_str())
-                .attr_opt("data-finding-code", code)
-                .attr("fill", kind.fill())
-                .attr(
-                    "stroke",
-                    match code {
-                        Some("lost-changelog") => "#cf222e",
-                        Some(_) => "#bf8700",
-                        None => "#1b1f24",
-                    },
-                )
-                .attr("stroke-width", if code.is_some() { "2.5" } else { "0.75" });
-            node = role(node, stop);
-            if ui.interactive {
-                node = node.attr("aria-label", lines.join(", "));
-                if stop {
-                    node = node.attr_opt("aria-describedby", ui.tooltip_id.clone());
-                }
-            } else {
-                node = node.child(Node::new("title").text(lines.join("\n")));
-            }
-            marks = marks.child(node);
-        }
+        None
     }
+}
 
-    // Markers (drawn after the lanes so their lines cross them).
-    for (l, row) in markers.into_iter().zip(rows_of) {
-        let row_y = marker_top + row.unwrap_or(0) as f64 * ROW_H;
-        let is_line = l.node.get("data-marker").is_some();
-        let is_hint = l.node.get("data-hint").is_some();
-        let colour = if l.node.get("data-mismatch") == Some("true") {
-            "#cf222e"
-        } else if is_line {
-            "#1b1f24"
-        } else if is_hint {
-            "#0969da"
-        } else {
-            "#9a6700"
-        };
-        let mut g = l.node;
-        let (y1, dash) = if is_line {
-            (lanes_bottom, None)
-        } else {
-            (lanes_top, Some("2 2"))
-        };
-        g = g.child(
+/// A mark made focusable (`tabindex` 0 for the tab stop, else -1) and a button, on the live
+/// page; unchanged in a static export.
+fn role(n: Node, stop: bool, interactive: bool) -> Node {
+    if interactive {
+        n.attr("tabindex", if stop { "0" } else { "-1" })
+            .attr("role", "button")
+    } else {
+        n
+    }
+}
+
+/// A flag outside the plotting area moved to its edge with an arrow pointing the way
+/// (`data-offscreen=left|right`).
+fn to_edge(f: &mut Label) {
+    let (left, right) = (GUTTER, GUTTER + PLOT_W);
+    if f.x < left {
+        f.x = left;
+        f.text = format!("◀ {}", f.text);
+        f.node = std::mem::replace(&mut f.node, Node::new("g")).attr("data-offscreen", "left");
+    } else if f.x > right {
+        f.text = format!("{} ▶", f.text);
+        f.x = (right - label_w(&f.text)).max(left);
+        f.node = std::mem::replace(&mut f.node, Node::new("g")).attr("data-offscreen", "right");
+    }
+}
+
+/// The span `(x, width)` a marker's label takes, for [`stack`] (left of it when it flips).
+fn marker_extent(l: &Label) -> (f64, f64) {
+    let w = label_w(&l.text);
+    (if flips(l.x, w) { l.x - w } else { l.x - 4.0 }, w)
+}
+
+/// A marker drawn in marker row `row` (`None`: no row had room, drawn in the first without
+/// its label, named by a title or an ARIA label): a line down into the lanes (to their bottom
+/// for earliest/latest, dashed to their top for hints and tags), a triangle (earliest/latest,
+/// hints) or a diamond (tags), and the label. Red where a hint disagrees.
+fn marker(l: Label, row: Option<usize>, rows: &Rows, interactive: bool) -> Node {
+    let row_y = rows.marker_top + row.unwrap_or(0) as f64 * ROW_H;
+    let is_line = l.node.get("data-marker").is_some();
+    let is_hint = l.node.get("data-hint").is_some();
+    let colour = if l.node.get("data-mismatch") == Some("true") {
+        "#cf222e"
+    } else if is_line {
+        "#1b1f24"
+    } else if is_hint {
+        "#0969da"
+    } else {
+        "#9a6700"
+    };
+    let (y1, dash) = if is_line {
+        (rows.lanes_bottom, None)
+    } else {
+        (rows.lanes_top, Some("2 2"))
+    };
+    let symbol = if is_line || is_hint {
+        Node::new("path").attr("fill", colour).attr(
+            "d",
+            format!("M{} {}l4 -6h-8Z", fmt_num(l.x), fmt_num(row_y + 12.0)),
+        )
+    } else {
+        Node::new("rect")
+            .num("x", l.x - 3.5)
+            .num("y", row_y + 3.0)
+            .num("width", 7.0)
+            .num("height", 7.0)
+            .attr(
+                "transform",
+                format!("rotate(45 {} {})", fmt_num(l.x), fmt_num(row_y + 6.5)),
+            )
+            .attr("fill", colour)
+    };
+    let g = l
+        .node
+        .child(
             Node::new("line")
                 .num("x1", l.x)
                 .num("x2", l.x)
@@ -1519,120 +1740,93 @@ pub fn scene(table: &TableReport, m: &Model, view: &View, ui: &Ui) -> Scene {
                 .num("y2", y1)
                 .attr("stroke", colour)
                 .attr_opt("stroke-dasharray", dash),
-        );
-        if is_line || is_hint {
-            g = g.child(Node::new("path").attr("fill", colour).attr(
-                "d",
-                format!("M{} {}l4 -6h-8Z", fmt_num(l.x), fmt_num(row_y + 12.0)),
-            ));
-        } else {
-            g = g.child(
-                Node::new("rect")
-                    .num("x", l.x - 3.5)
-                    .num("y", row_y + 3.0)
-                    .num("width", 7.0)
-                    .num("height", 7.0)
-                    .attr(
-                        "transform",
-                        format!("rotate(45 {} {})", fmt_num(l.x), fmt_num(row_y + 6.5)),
-                    )
-                    .attr("fill", colour),
-            );
-        }
-        if row.is_some() {
-            let flip = flips(l.x, label_w(&l.text));
-            g = g.child(
-                Node::new("text")
-                    .num("x", if flip { l.x - 7.0 } else { l.x + 7.0 })
-                    .num("y", row_y + 12.0)
-                    .attr_opt("text-anchor", flip.then_some("end"))
-                    .attr("fill", colour)
-                    .text(l.text),
-            );
-        } else if !ui.interactive {
-            g = g.child(Node::new("title").text(l.text));
-        } else {
-            g = g.attr("aria-label", l.text);
-        }
-        top = top.child(g);
-    }
-
-    // Flags.
-    for (l, row) in flags.into_iter().zip(flag_rows_of) {
-        // No row left for its label: a small flag in the last row, named by its title.
-        let labelled = row.is_some();
-        let row = row.unwrap_or(flag_rows.saturating_sub(1));
-        let y = flags_top + row as f64 * ROW_H;
-        let tone = l
-            .node
-            .get("class")
-            .and_then(|c| {
-                c.split(' ').find(|t| {
-                    t.starts_with("tl-ok") || t.starts_with("tl-warn") || t.starts_with("tl-bad")
-                })
-            })
-            .unwrap_or("tl-bad")
-            .to_string();
-        let fill = tone_fill(&tone);
-        let w = if labelled {
-            l.text.chars().count() as f64 * CHAR_W + 10.0
-        } else {
-            6.0
-        };
-        let offscreen = l.node.get("data-offscreen").is_some();
-        let dash = g_dash(&l.node);
-        let mut g = l.node;
-        if !offscreen {
-            g = g.child(
-                Node::new("line")
-                    .attr("class", "tl-pole")
-                    .num("x1", l.x)
-                    .num("x2", l.x)
-                    .num("y1", lanes_top)
-                    .num("y2", y + ROW_H - 3.0)
-                    .attr("stroke", fill)
-                    .attr("stroke-width", "1.5")
-                    .attr_opt("stroke-dasharray", dash),
-            );
-        }
-        g = g.child(
-            Node::new("rect")
-                .attr("class", "tl-flag-box")
-                .num("x", l.x)
-                .num("y", y + 1.0)
-                .num("width", w)
-                .num("height", ROW_H - 3.0)
-                .attr("rx", "3")
-                .attr("fill", fill),
-        );
-        g = if labelled {
-            g.child(
-                Node::new("text")
-                    .attr("class", "tl-flag-text")
-                    .num("x", l.x + 5.0)
-                    .num("y", y + 12.5)
-                    .attr("fill", "#ffffff")
-                    .text(l.text),
-            )
-        } else if ui.interactive {
-            g.attr("aria-label", l.text)
-        } else {
-            g.child(Node::new("title").text(l.text))
-        };
-        flag_g = flag_g.child(g);
-    }
-
-    Scene {
-        nodes: vec![lanes_g, bands, axis, pairs, marks, top, flag_g],
-        height,
-        dense,
-        visible: hi - lo,
-        tab_stop,
-        lanes_y: (lanes_top, lanes_bottom),
+        )
+        .child(symbol);
+    if row.is_some() {
+        let flip = flips(l.x, label_w(&l.text));
+        g.child(
+            Node::new("text")
+                .num("x", if flip { l.x - 7.0 } else { l.x + 7.0 })
+                .num("y", row_y + 12.0)
+                .attr_opt("text-anchor", flip.then_some("end"))
+                .attr("fill", colour)
+                .text(l.text),
+        )
+    } else if !interactive {
+        g.child(Node::new("title").text(l.text))
+    } else {
+        g.attr("aria-label", l.text)
     }
 }
 
-/// Estimated width of a marker label (with its symbol).
+/// A flag drawn in flag row `row` (`None`: no row had room, a small unlabelled box in the
+/// last row, named by a title or an ARIA label): a pole from the top of the lanes down to it
+/// (none when off-view; dashed for Spark, dotted for Ray), a box in its tone's colour, and its
+/// label.
+fn flag(l: Label, row: Option<usize>, rows: &Rows, interactive: bool) -> Node {
+    let labelled = row.is_some();
+    let row = row.unwrap_or(rows.flag_rows.saturating_sub(1));
+    let y = rows.flags_top + row as f64 * ROW_H;
+    let fill = tone_fill(flag_tone(&l.node));
+    let w = if labelled {
+        l.text.chars().count() as f64 * CHAR_W + 10.0
+    } else {
+        6.0
+    };
+    let offscreen = l.node.get("data-offscreen").is_some();
+    let dash = g_dash(&l.node);
+    let mut g = l.node;
+    if !offscreen {
+        g = g.child(
+            Node::new("line")
+                .attr("class", "tl-pole")
+                .num("x1", l.x)
+                .num("x2", l.x)
+                .num("y1", rows.lanes_top)
+                .num("y2", y + ROW_H - 3.0)
+                .attr("stroke", fill)
+                .attr("stroke-width", "1.5")
+                .attr_opt("stroke-dasharray", dash),
+        );
+    }
+    g = g.child(
+        Node::new("rect")
+            .attr("class", "tl-flag-box")
+            .num("x", l.x)
+            .num("y", y + 1.0)
+            .num("width", w)
+            .num("height", ROW_H - 3.0)
+            .attr("rx", "3")
+            .attr("fill", fill),
+    );
+    if labelled {
+        g.child(
+            Node::new("text")
+                .attr("class", "tl-flag-text")
+                .num("x", l.x + 5.0)
+                .num("y", y + 12.5)
+                .attr("fill", "#ffffff")
+                .text(l.text),
+        )
+    } else if interactive {
+        g.attr("aria-label", l.text)
+    } else {
+        g.child(Node::new("title").text(l.text))
+    }
+}
+
+/// The tone class (`tl-ok`, `tl-warn`, `tl-bad`) of a flag's `g`; `tl-bad` when it has none.
+fn flag_tone(g: &Node) -> &str {
+    g.get("class")
+        .and_then(|c| {
+            c.split(' ').find(|t| {
+                t.starts_with("tl-ok") || t.starts_with("tl-warn") || t.starts_with("tl-bad")
+            })
+        })
+        .unwrap_or("tl-bad")
+}
+
+/// Estimated width of a marker's or flag's label (with its symbol or box padding).
 fn label_w(text: &str) -> f64 {
     text.chars().count() as f64 * CHAR_W + 14.0
 }
@@ -1642,6 +1836,7 @@ fn flips(x: f64, w: f64) -> bool {
     x + w > WIDTH - 2.0 && x - w >= 0.0
 }
 
+/// The dash of a flag's pole: Spark checkpoints dashed, Ray checkpoints dotted.
 fn g_dash(g: &Node) -> Option<&'static str> {
     match g.get("class") {
         Some(c) if c.contains("tl-spark") => Some("4 2"),

@@ -80,6 +80,7 @@
 //! (up/down: the nearest snapshot of the neighbouring commit user), Home/End, Enter/Space
 //! select (or zoom into a group), `+`/`-` zoom, Page Up/Down and Shift+arrows pan, Escape hides
 //! the tooltip. Mouse: drag or Shift+wheel pans, Ctrl+wheel zooms, buttons zoom, pan and fit.
+//! What these change, and how, is a reducer of plain functions ([`state`]), tested natively.
 //!
 //! ## Size
 //!
@@ -93,6 +94,9 @@ pub mod export;
 pub mod layout;
 pub mod node;
 pub mod sample;
+#[cfg(test)]
+mod scene_golden;
+pub mod state;
 
 pub use component::{Timeline, TimelineProps};
 pub use detail::{SnapshotDetailProps, SnapshotDetailView};
