@@ -415,6 +415,64 @@ mod tests {
         assert_eq!(codes(&f), [Code::ChangelogNotProduced]);
     }
 
+    /// The range a never-compacted table's message names: one snapshot, or the first to the
+    /// last.
+    #[test]
+    fn a_never_compacted_table_names_its_retained_range() {
+        let opts = [("changelog-producer", "lookup"), ("write-only", "true")];
+        let one = judge(&opts, &["APPEND"], &[1]);
+        assert!(
+            one[0].message.contains("retained history (snapshot 1)"),
+            "{}",
+            one[0].message
+        );
+        let two = judge(&opts, &["APPEND", "APPEND"], &[1, 2]);
+        assert!(
+            two[0].message.contains("retained history (snapshots 1-2)"),
+            "{}",
+            two[0].message
+        );
+    }
+
+    /// A writer still running: its uncompacted APPENDs are an info until they have waited longer
+    /// than `snapshot.time-retained` (they may expire before a compaction reaches them), then a
+    /// warning.
+    #[test]
+    fn pending_changelog_warns_only_past_the_retention_time() {
+        let kinds = ["APPEND", "COMPACT", "APPEND", "COMPACT"];
+        let snaps: Vec<_> = kinds
+            .iter()
+            .zip(1..)
+            .map(|(k, i)| (i, *k, "w", i, i * HOUR))
+            .collect();
+        let t = timeline(&[("changelog-producer", "lookup")], &snaps, &[]);
+        let retained = t.options.snapshot_time_retained_millis;
+        let severity_at = |now_millis: i64| {
+            let clock = Clock {
+                now_millis,
+                source: ClockSource::Given,
+                zip_time_offset_minutes: None,
+            };
+            let mut by_user: BTreeMap<&str, Vec<i64>> = BTreeMap::new();
+            by_user.insert("w", t.snapshots.keys().copied().collect());
+            let w = Writers {
+                t: &t,
+                clock: &clock,
+                by_user: &by_user,
+                no_data_dirs: false,
+            };
+            let mut pending = BTreeMap::new();
+            pending.insert("w", vec![(3, false)]);
+            let f = findings(&w, pending);
+            assert_eq!(codes(&f), [Code::PendingChangelog]);
+            f[0].severity
+        };
+        let written = 3 * HOUR;
+        assert_eq!(severity_at(written + retained - 1), Severity::Info);
+        assert_eq!(severity_at(written + retained), Severity::Info);
+        assert_eq!(severity_at(written + retained + 1), Severity::Warning);
+    }
+
     #[test]
     fn a_writer_that_compacted_before_stays_pending() {
         let lookup = [("changelog-producer", "lookup")];
