@@ -474,6 +474,13 @@ mod tests {
         let (r, f) = judge(&t, &clock(2 * HOUR), &[]);
         assert_eq!(r[0].verdict, ConsumerVerdict::Stale);
         assert!(f.iter().any(|x| x.code == Code::ConsumerStale));
+        // Exactly as old as the expiration time is not yet stale: ConsumerManager.expire
+        // (paimon-core, consumer/ConsumerManager.java) deletes a file only when
+        // `expireDateTime.isAfter(modificationTime)`, strictly.
+        let (r, _) = judge(&t, &clock(HOUR), &[]);
+        assert_eq!(r[0].verdict, ConsumerVerdict::Safe);
+        let (r, _) = judge(&t, &clock(HOUR + 1), &[]);
+        assert_eq!(r[0].verdict, ConsumerVerdict::Stale);
         // Without consumer.expiration-time consumers never go stale.
         let t = timeline(&[], &snaps, &[("c", 2)]);
         let (r, _) = judge(&t, &clock(100 * HOUR), &[]);
