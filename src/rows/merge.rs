@@ -52,11 +52,6 @@ impl MergeEngine {
             Some(other) => MergeEngine::Other(other.to_string()),
         }
     }
-
-    /// Whether the merge is reproduced exactly.
-    pub fn exact(&self) -> bool {
-        !matches!(self, MergeEngine::Other(_))
-    }
 }
 
 /// One record of a key, from one live file.
@@ -248,6 +243,29 @@ mod tests {
         ];
         let m = merge_key(&rs, &MergeEngine::FirstRow);
         assert_eq!(m.winner.unwrap().row, "first");
+        assert!(!m.tie);
+    }
+
+    /// First-row ties: two insertions of the first sequence number tie (the lower level, then
+    /// the earlier file, wins); a retraction or a later insertion beside it does not.
+    #[test]
+    fn first_row_ties_count_only_insertions_of_the_first_sequence_number() {
+        let tied = [
+            c(1, RowKind::Insert, 0, 1, "newer file"),
+            c(1, RowKind::Insert, 1, 0, "older file"),
+            c(2, RowKind::Insert, 0, 2, "later"),
+        ];
+        let m = merge_key(&tied, &MergeEngine::FirstRow);
+        assert_eq!(m.winner.unwrap().row, "newer file");
+        assert!(m.tie);
+        let untied = [
+            c(1, RowKind::Insert, 0, 0, "first"),
+            c(1, RowKind::Delete, 0, 1, "retraction"),
+            c(2, RowKind::Insert, 0, 2, "later"),
+        ];
+        let m = merge_key(&untied, &MergeEngine::FirstRow);
+        assert_eq!(m.winner.unwrap().row, "first");
+        assert!(!m.tie);
     }
 
     #[test]
@@ -255,7 +273,10 @@ mod tests {
         let mut o = std::collections::BTreeMap::new();
         assert_eq!(MergeEngine::from_options(&o), DEDUP);
         o.insert("merge-engine".to_string(), "partial-update".to_string());
-        assert!(!MergeEngine::from_options(&o).exact());
+        assert_eq!(
+            MergeEngine::from_options(&o),
+            MergeEngine::Other("partial-update".into())
+        );
         o.insert("merge-engine".to_string(), "first-row".to_string());
         assert_eq!(MergeEngine::from_options(&o), MergeEngine::FirstRow);
         assert!(merge_key::<String>(&[], &DEDUP).winner.is_none());
