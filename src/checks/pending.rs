@@ -341,29 +341,31 @@ mod tests {
             .map(|(k, i)| (i, *k, "w", i, i * HOUR))
             .collect();
         let t = timeline(options, &snaps, &[]);
+        let last = uncompacted.last().copied();
+        let pending: Vec<(i64, bool)> = uncompacted
+            .iter()
+            .map(|id| (*id, Some(*id) == last))
+            .collect();
+        findings_at(&t, (kinds.len() as i64 + 1) * HOUR, pending)
+    }
+
+    /// The findings for writer `w`'s uncompacted APPENDs `pending` (id, whether it is the
+    /// writer's last commit) of `t`, at the clock `now_millis`.
+    fn findings_at(t: &Timeline, now_millis: i64, pending: Vec<(i64, bool)>) -> Vec<Finding> {
         let clock = Clock {
-            now_millis: (kinds.len() as i64 + 1) * HOUR,
+            now_millis,
             source: ClockSource::Given,
             zip_time_offset_minutes: None,
         };
         let mut by_user: BTreeMap<&str, Vec<i64>> = BTreeMap::new();
         by_user.insert("w", t.snapshots.keys().copied().collect());
         let w = Writers {
-            t: &t,
+            t,
             clock: &clock,
             by_user: &by_user,
             no_data_dirs: false,
         };
-        let last = uncompacted.last().copied();
-        let mut pending = BTreeMap::new();
-        pending.insert(
-            "w",
-            uncompacted
-                .iter()
-                .map(|id| (*id, Some(*id) == last))
-                .collect(),
-        );
-        findings(&w, pending)
+        findings(&w, BTreeMap::from([("w", pending)]))
     }
 
     fn codes(f: &[Finding]) -> Vec<Code> {
@@ -448,22 +450,7 @@ mod tests {
         let t = timeline(&[("changelog-producer", "lookup")], &snaps, &[]);
         let retained = t.options.snapshot_time_retained_millis;
         let severity_at = |now_millis: i64| {
-            let clock = Clock {
-                now_millis,
-                source: ClockSource::Given,
-                zip_time_offset_minutes: None,
-            };
-            let mut by_user: BTreeMap<&str, Vec<i64>> = BTreeMap::new();
-            by_user.insert("w", t.snapshots.keys().copied().collect());
-            let w = Writers {
-                t: &t,
-                clock: &clock,
-                by_user: &by_user,
-                no_data_dirs: false,
-            };
-            let mut pending = BTreeMap::new();
-            pending.insert("w", vec![(3, false)]);
-            let f = findings(&w, pending);
+            let f = findings_at(&t, now_millis, vec![(3, false)]);
             assert_eq!(codes(&f), [Code::PendingChangelog]);
             f[0].severity
         };
