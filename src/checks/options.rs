@@ -131,3 +131,79 @@ pub fn risky_options(t: &Timeline) -> Vec<Finding> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::timeline::testkit::timeline;
+
+    fn risky(options: &[(&str, &str)], snaps: &[(i64, &str, &str, i64, i64)]) -> Vec<Finding> {
+        risky_options(&timeline(options, snaps, &[]))
+    }
+
+    /// Write-only writers with a compaction-produced changelog: a warning unless COMPACT
+    /// snapshots by a user that writes no APPEND show a dedicated compaction job.
+    #[test]
+    fn write_only_is_a_warning_unless_another_user_compacts() {
+        let opts = [("changelog-producer", "lookup"), ("write-only", "true")];
+        let alone = risky(&opts, &[(1, "APPEND", "w", 1, 1)]);
+        assert_eq!(alone.len(), 1, "{alone:#?}");
+        assert_eq!(alone[0].severity, Severity::Warning);
+        // The writer's own COMPACT is not a dedicated job.
+        let own = risky(
+            &opts,
+            &[(1, "APPEND", "w", 1, 1), (2, "COMPACT", "w", 1, 2)],
+        );
+        assert_eq!(own[0].severity, Severity::Warning);
+        let job = risky(
+            &opts,
+            &[(1, "APPEND", "w", 1, 1), (2, "COMPACT", "job", 1, 2)],
+        );
+        assert_eq!(job[0].severity, Severity::Info);
+        assert!(job[0].message.contains("one does"), "{}", job[0].message);
+        // A user that writes APPENDs too is a writer, not a compaction job.
+        let both = risky(
+            &opts,
+            &[
+                (1, "APPEND", "w", 1, 1),
+                (2, "APPEND", "v", 1, 2),
+                (3, "COMPACT", "v", 1, 3),
+            ],
+        );
+        assert_eq!(both[0].severity, Severity::Warning);
+        // Not write-only: nothing to say.
+        let compacting = risky(
+            &[("changelog-producer", "lookup")],
+            &[(1, "APPEND", "w", 1, 1)],
+        );
+        assert!(compacting.is_empty(), "{compacting:#?}");
+    }
+
+    /// `full-compaction.delta-commits` above 1 leaves changelog pending between full
+    /// compactions; 1 (every commit) does not.
+    #[test]
+    fn full_compaction_every_commit_is_not_risky() {
+        let snaps = [(1, "APPEND", "w", 1, 1)];
+        let every = risky(
+            &[
+                ("changelog-producer", "full-compaction"),
+                ("full-compaction.delta-commits", "1"),
+            ],
+            &snaps,
+        );
+        assert!(every.is_empty(), "{every:#?}");
+        let two = risky(
+            &[
+                ("changelog-producer", "full-compaction"),
+                ("full-compaction.delta-commits", "2"),
+            ],
+            &snaps,
+        );
+        assert_eq!(two.len(), 1, "{two:#?}");
+        assert!(
+            two[0].message.contains("delta-commits = 2"),
+            "{}",
+            two[0].message
+        );
+    }
+}

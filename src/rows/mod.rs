@@ -77,3 +77,20 @@ pub const MAX_RECORDS_PER_KEY: usize = 8;
 pub const MAX_DELIVERED_FILES: usize = 64;
 /// Live files read per batch view.
 pub const MAX_LIVE_FILES: usize = 4096;
+
+#[cfg(test)]
+mod tests {
+    use super::RowKind;
+
+    /// `_VALUE_KIND`'s bytes (Paimon's `RowKind.toByteValue`): 0 +I, 1 -U, 2 +U, 3 -D.
+    #[test]
+    fn value_kind_bytes() {
+        let kinds: Vec<Option<&str>> = (-1..=4)
+            .map(|b| RowKind::from_byte(b).map(RowKind::as_str))
+            .collect();
+        assert_eq!(
+            kinds,
+            [None, Some("+I"), Some("-U"), Some("+U"), Some("-D"), None]
+        );
+    }
+}
