@@ -274,6 +274,36 @@ impl Loader<'_> {
         });
     }
 
+    /// An `EARLIEST` or `LATEST` hint file; a value that does not parse is a problem of the file
+    /// when `report_unparsable` (snapshot hints), else only absent (changelog hints).
+    fn hint(&mut self, entry: &FileEntry, report_unparsable: bool) -> Hint {
+        let value = self.read_json(entry).and_then(|b| match parse_hint(&b) {
+            Ok(v) => Some(v),
+            Err(error) => {
+                if report_unparsable {
+                    self.problem(entry, error);
+                }
+                None
+            }
+        });
+        Hint {
+            path: entry.path.clone(),
+            value,
+        }
+    }
+
+    /// A consumer or tag file, parsed; its read or parse error names the file.
+    fn read_parsed<T>(
+        &self,
+        entry: &FileEntry,
+        parse: fn(&[u8]) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        self.artifact
+            .read_entry(entry, self.max_json)
+            .and_then(|bytes| parse(&bytes))
+            .map_err(|e| e.in_file(entry.path.clone()))
+    }
+
     /// A metadata file the directory should not hold.
     fn unknown(&mut self, entry: &FileEntry) {
         self.t.unknown_files.push(entry.path.clone());
@@ -305,17 +335,7 @@ impl Loader<'_> {
             if let Some(id) = id_from_file_name(name, "snapshot-") {
                 self.snapshot(entry, id);
             } else if name == "EARLIEST" || name == "LATEST" {
-                let value = self.read_json(entry).and_then(|b| match parse_hint(&b) {
-                    Ok(v) => Some(v),
-                    Err(error) => {
-                        self.problem(entry, error);
-                        None
-                    }
-                });
-                let hint = Some(Hint {
-                    path: entry.path.clone(),
-                    value,
-                });
+                let hint = Some(self.hint(entry, true));
                 if name == "EARLIEST" {
                     self.t.earliest_hint = hint;
                 } else {
@@ -377,11 +397,7 @@ impl Loader<'_> {
                 self.unknown(entry);
                 continue;
             };
-            let consumer = self
-                .artifact
-                .read_entry(entry, self.max_json)
-                .and_then(|bytes| Consumer::parse(&bytes))
-                .map_err(|e| e.in_file(entry.path.clone()));
+            let consumer = self.read_parsed(entry, Consumer::parse);
             self.t.consumers.push(ConsumerFile {
                 id: id.to_string(),
                 path: entry.path.clone(),
@@ -399,11 +415,7 @@ impl Loader<'_> {
                 self.unknown(entry);
                 continue;
             };
-            let tag = self
-                .artifact
-                .read_entry(entry, self.max_json)
-                .and_then(|bytes| Tag::parse(&bytes))
-                .map_err(|e| e.in_file(entry.path.clone()));
+            let tag = self.read_parsed(entry, Tag::parse);
             self.t.tags.push(TagFile {
                 name: tag_name.to_string(),
                 path: entry.path.clone(),
@@ -434,11 +446,7 @@ impl Loader<'_> {
                     Err(error) => self.problem(entry, error),
                 }
             } else if name == "EARLIEST" || name == "LATEST" {
-                let value = self.read_json(entry).and_then(|b| parse_hint(&b).ok());
-                let hint = Some(Hint {
-                    path: entry.path.clone(),
-                    value,
-                });
+                let hint = Some(self.hint(entry, false));
                 if name == "EARLIEST" {
                     self.t.changelog_hints.0 = hint;
                 } else {
