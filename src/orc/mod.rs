@@ -42,8 +42,6 @@ mod rle;
 #[cfg(test)]
 mod rle_props;
 
-use std::borrow::Cow;
-
 use crate::error::{Error, Result, ResultExt};
 use crate::limits::Limits;
 use crate::limits::ReadBudget;
@@ -132,7 +130,7 @@ impl<S: ParquetSource> OrcFile<S> {
             footer: Footer::default(),
             columns: Vec::new(),
         };
-        let head = file.bytes(0, 3)?;
+        let head = file.source.bytes(0, 3)?;
         if head.as_ref() != MAGIC {
             return Err(Error::format(format!(
                 "expected the ORC magic \"ORC\" at the start of the file, found {:02x?}",
@@ -142,7 +140,7 @@ impl<S: ParquetSource> OrcFile<S> {
         drop(head);
         let tail_len = size.min(TAIL_BYTES);
         let tail_start = size - tail_len;
-        let tail = file.bytes(tail_start, tail_len)?;
+        let tail = file.source.bytes(tail_start, tail_len)?;
         let ps_len = u64::from(tail.last().copied().unwrap_or(0));
         if ps_len == 0 || ps_len + 1 + 3 > size {
             return Err(Error::format(format!(
@@ -174,7 +172,7 @@ impl<S: ParquetSource> OrcFile<S> {
         let raw_footer: Vec<u8> = if footer_start >= tail_start {
             slice_at(&tail, footer_start - tail_start, footer_len)?.to_vec()
         } else {
-            file.bytes(footer_start, footer_len)?.into_owned()
+            file.source.bytes(footer_start, footer_len)?.into_owned()
         };
         drop(tail);
         let mut dec = Decompressor::new(ps.compression, ps.block_size, limits.max_entry_bytes)
@@ -212,10 +210,6 @@ impl<S: ParquetSource> OrcFile<S> {
         file.postscript = ps;
         file.footer = footer;
         Ok(file)
-    }
-
-    fn bytes(&self, offset: u64, len: u64) -> Result<Cow<'_, [u8]>> {
-        self.source.bytes(offset, len)
     }
 
     /// Rows in the file.
@@ -320,7 +314,7 @@ impl<S: ParquetSource> OrcFile<S> {
                 format!("the stripe footer is {} bytes", stripe.footer_length),
             ));
         }
-        let raw = self.bytes(footer_at, stripe.footer_length)?;
+        let raw = self.source.bytes(footer_at, stripe.footer_length)?;
         let sf_bytes = dec
             .decompress(&raw, limits)
             .context(|| "stripe footer".into())?;
@@ -361,7 +355,7 @@ impl<S: ParquetSource> OrcFile<S> {
                     ))
                     .context(ctx);
                 }
-                let raw = self.bytes(s.offset, s.length)?;
+                let raw = self.source.bytes(s.offset, s.length)?;
                 let bytes = dec
                     .decompress(&raw, limits)
                     .context(|| format!("stream {}", s.kind.as_str()))

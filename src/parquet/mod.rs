@@ -270,7 +270,7 @@ impl<S: ParquetSource> ParquetFile<S> {
             tuning,
         };
         let tail_len = size.min(tuning.tail.max(8));
-        let tail = file.bytes(size - tail_len, tail_len)?;
+        let tail = file.source.bytes(size - tail_len, tail_len)?;
         let end = tail.len();
         let trailer = tail
             .get(end.saturating_sub(8)..)
@@ -308,9 +308,9 @@ impl<S: ParquetSource> ParquetFile<S> {
             let from = (tail_len - 8 - footer_len) as usize;
             Cow::Owned(tail.get(from..end - 8).unwrap_or(&[]).to_vec())
         } else {
-            Cow::Owned(file.bytes(footer_start, footer_len)?.into_owned())
+            Cow::Owned(file.source.bytes(footer_start, footer_len)?.into_owned())
         };
-        let head = file.bytes(0, 4)?;
+        let head = file.source.bytes(0, 4)?;
         if head.as_ref() != MAGIC {
             return Err(Error::format(
                 "expected the Parquet magic PAR1 at the start of the file",
@@ -322,10 +322,6 @@ impl<S: ParquetSource> ParquetFile<S> {
         file.footer_start = footer_start;
         file.meta = meta;
         Ok(file)
-    }
-
-    fn bytes(&self, offset: u64, len: u64) -> Result<Cow<'_, [u8]>> {
-        self.source.bytes(offset, len)
     }
 
     /// Rows in the file (the footer's count).
@@ -485,7 +481,7 @@ impl<S: ParquetSource> ParquetFile<S> {
             let out = columns.get_mut(k).ok_or_else(|| Error::missing("column"))?;
             let ctx_col = out.info.name.clone();
             let bytes: Cow<'_, [u8]> = if in_memory {
-                self.bytes(start, end - start)?
+                self.source.bytes(start, end - start)?
             } else {
                 let gi = groups
                     .iter()

@@ -305,7 +305,7 @@ pub fn read_ids(
             Ok((values, l)) => {
                 out.logical = out.logical.or(l);
                 let n = values.len() as u64;
-                let keep = usize::try_from(n.min(*budget)).unwrap_or(usize::MAX);
+                let kept = n.min(*budget);
                 if n > *budget {
                     out.cut = Some(IdsCut {
                         limit,
@@ -313,9 +313,10 @@ pub fn read_ids(
                         unread: Vec::new(),
                     });
                 }
-                *budget = budget.saturating_sub(n);
-                artifact.count_rows_kept(n.min(keep as u64));
-                out.ids.extend(values.into_iter().take(keep).map(Key::one));
+                *budget -= kept;
+                artifact.count_rows_kept(kept);
+                let kept = usize::try_from(kept).unwrap_or(usize::MAX);
+                out.ids.extend(values.into_iter().take(kept).map(Key::one));
             }
             Err(e) => out
                 .problems
