@@ -32,6 +32,7 @@ fn all_rows() -> ReadSpec {
     ReadSpec {
         keys: KeyColumns::Primary,
         values: true,
+        orc_ltz_legacy: true,
     }
 }
 
@@ -60,6 +61,51 @@ fn as_truth(rows: &FileRows) -> Vec<J> {
             J::Object(m)
         })
         .collect()
+}
+
+/// A timestamp written as the core renders it (`2024-03-10T03:30:00.000456000`, `…Z` for an
+/// instant) or as pyarrow's and Paimon's reads print it (`2024-03-10T03:30:00.000456`,
+/// `…+00:00`, `2024-03-10T03:30`), as `YYYY-MM-DDTHH:MM:SS.nnnnnnnnn` (`…Z` for an instant);
+/// other values as they are.
+fn timestamps_normalised(v: &J) -> J {
+    match v {
+        J::Array(a) => J::Array(a.iter().map(timestamps_normalised).collect()),
+        J::Object(o) => J::Object(
+            o.iter()
+                .map(|(k, v)| (k.clone(), timestamps_normalised(v)))
+                .collect(),
+        ),
+        J::String(s) => J::String(normalised_timestamp(s).unwrap_or_else(|| s.clone())),
+        v => v.clone(),
+    }
+}
+
+/// `v` with every string's trailing `Z` removed.
+fn zoneless(v: &J) -> J {
+    match v {
+        J::Object(o) => J::Object(o.iter().map(|(k, v)| (k.clone(), zoneless(v))).collect()),
+        J::String(s) => J::String(s.trim_end_matches('Z').to_string()),
+        v => v.clone(),
+    }
+}
+
+fn normalised_timestamp(s: &str) -> Option<String> {
+    let (s, zone) = match s.strip_suffix('Z').or_else(|| s.strip_suffix("+00:00")) {
+        Some(s) => (s, "Z"),
+        None => (s, ""),
+    };
+    let (date, time) = s.split_once('T')?;
+    let date_ok = date.len() == 10 && date.as_bytes()[4] == b'-' && date.as_bytes()[7] == b'-';
+    if !date_ok || time.len() < 5 || time.as_bytes()[2] != b':' {
+        return None;
+    }
+    let (hms, frac) = time.split_once('.').unwrap_or((time, ""));
+    let hms = if hms.len() == 5 {
+        format!("{hms}:00")
+    } else {
+        hms.to_string()
+    };
+    Some(format!("{date}T{hms}.{frac:0<9}{zone}"))
 }
 
 /// `(fixture, path in the warehouse) → (codec, rows)` of every ORC file in the truths.
@@ -105,10 +151,20 @@ fn every_orc_file_of_the_real_writers_reads_as_pyarrow_reads_it() {
             .or_insert_with(|| open(&fixture(&format!("writers/{name}.zip"))));
         let full = format!("{name}/{path}");
         assert!(artifact.get(&full).is_some(), "{full} is not in the zip");
-        let rows = read_artifact_file(artifact, &full, &all_rows(), &|_| true)
+        // pyarrow reads TIMESTAMP_LTZ columns as the instants stored; Paimon's legacy layout
+        // (the crash_zones tables) is compared with Paimon's reads in the evidence test below
+        let spec = ReadSpec {
+            orc_ltz_legacy: false,
+            ..all_rows()
+        };
+        let rows = read_artifact_file(artifact, &full, &spec, &|_| true)
             .unwrap_or_else(|e| panic!("{full} ({codec}): {e}"));
         assert_eq!(rows.total_rows as usize, expected.len(), "{full}");
-        assert_eq!(&as_truth(&rows), expected, "{full} ({codec})");
+        assert_eq!(
+            timestamps_normalised(&J::Array(as_truth(&rows))),
+            timestamps_normalised(&J::Array(expected.clone())),
+            "{full} ({codec})"
+        );
         for (i, r) in rows.records.iter().enumerate() {
             assert_eq!(r.position, i as u64, "{full}");
         }
@@ -116,8 +172,8 @@ fn every_orc_file_of_the_real_writers_reads_as_pyarrow_reads_it() {
         *per_fixture.entry(name.clone()).or_default() += 1;
     }
     // 322 files: Java 0.9 and 1.0 (crash_orc 78 each, crash_zstd 16 each, dv_crash 16 each,
-    // dv_live_crash 6 each), pypaimon (formats: 15, 15, 30, 30).
-    assert_eq!(files.len(), 322, "{per_fixture:?}");
+    // dv_live_crash 6 each, crash_zones 42 each), pypaimon (formats: 15, 15, 30, 30).
+    assert_eq!(files.len(), 406, "{per_fixture:?}");
     for codec in ["ZLIB", "SNAPPY", "LZ4", "ZSTD", "UNCOMPRESSED"] {
         assert!(
             per_codec.get(codec).copied().unwrap_or(0) >= 10,
@@ -337,5 +393,140 @@ fn orc_files_are_recognised_by_name_or_magic() {
     for path in ["w/a.orc", "w/data-1", "w/b.parquet"] {
         let rows = read_artifact_file(&artifact, path, &all_rows(), &|_| true).unwrap();
         assert_eq!(rows.records.len(), 1500, "{path}");
+    }
+}
+
+/// Issue 21: TIMESTAMP values that Java Paimon 0.9 and 1.0 wrote to ORC from JVMs in New York,
+/// Sydney and UTC (`j*_crash_zones`: the edges of daylight saving time in both zones, 1969,
+/// 1950, 2038) come out in the lost-changelog evidence as the writer's wall clock, as Paimon's
+/// own batch read gives them back (it reads in UTC here), never refused and never shifted by
+/// the zone's offset; the New York tables' evidence is the same in ORC, Parquet and Avro.
+/// TIMESTAMP_LTZ in Paimon's legacy ORC layout (the default) is the value's epoch taken as a
+/// wall clock in the writer's zone: equal to the row's TIMESTAMP (both are the same wall clock
+/// written through `Timestamp.valueOf`), and *not* what Paimon's reader in UTC gives, which is
+/// off by the writer zone's offset (Paimon's legacy layout reads back right only in the
+/// writer's zone).
+#[test]
+fn timestamps_written_in_daylight_saving_zones_are_the_writers_wall_clock() {
+    for name in ["j09_crash_zones", "j10_crash_zones"] {
+        let t: J = serde_json::from_str(
+            &std::fs::read_to_string(fixture(&format!("writers/{name}.json"))).unwrap(),
+        )
+        .unwrap();
+        let java = t["paimon_reads"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .find(|(k, _)| k.starts_with("Java"))
+            .map(|(_, v)| v)
+            .unwrap();
+        let report = common::report(&fixture(&format!("writers/{name}.zip")));
+        let json: J = serde_json::from_str(&prv::report::json::render(&report)).unwrap();
+        let mut evidence: BTreeMap<String, J> = BTreeMap::new();
+        for table in json["tables"].as_array().unwrap() {
+            let path = table["path"].as_str().unwrap();
+            let short = path.rsplit('/').next().unwrap().to_string();
+            let rel = path.strip_prefix(&format!("{name}/")).unwrap();
+            let finding = table["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|f| f["code"] == "lost-changelog")
+                .unwrap_or_else(|| panic!("{path}: no lost-changelog finding"));
+            let rows = &finding["rows"];
+            assert!(
+                rows["notes"].as_array().unwrap().is_empty(),
+                "{path}: {rows}"
+            );
+            let keys = rows["keys"].as_array().unwrap();
+            assert_eq!(keys.len(), 3, "{path}");
+            let batch_read = java[&short]["batch"].as_array().unwrap();
+            let orc_legacy = short.starts_with("orc_") && short != "orc_utc";
+            for k in keys {
+                let id = &k["key"]["id"];
+                assert_eq!(k["batchState"], "known", "{path}");
+                let ours = timestamps_normalised(&k["batch"]);
+                // TIMESTAMP is a local date-time and TIMESTAMP_LTZ an instant in every format
+                // (the table's types, not the file's annotations: Paimon's Avro files say the
+                // opposite)
+                for col in ["ts", "ts6"] {
+                    let v = ours[col].as_str().unwrap();
+                    assert!(!v.ends_with('Z'), "{path}: key {id}: {col} = {v}");
+                }
+                assert!(
+                    ours["ltz"].as_str().unwrap().ends_with('Z'),
+                    "{path}: {ours}"
+                );
+                let ours = zoneless(&ours);
+                let paimon = batch_read.iter().find(|r| &r["row"]["id"] == id).unwrap();
+                let paimon = timestamps_normalised(&paimon["row"]);
+                for col in ["ts", "ts6", "v"] {
+                    assert_eq!(ours[col], paimon[col], "{path}: key {id}: {col}");
+                }
+                if orc_legacy {
+                    assert_eq!(ours["ltz"], ours["ts"], "{path}: key {id}");
+                    assert_ne!(ours["ltz"], paimon["ltz"], "{path}: key {id}");
+                } else {
+                    assert_eq!(ours["ltz"], paimon["ltz"], "{path}: key {id}");
+                }
+                // each lost row is a row of its changelog file as pyarrow reads it
+                for lost in k["lost"].as_array().unwrap() {
+                    let file = format!("{rel}/{}", lost["file"].as_str().unwrap());
+                    let file_rows = t["tables"][rel]["file_rows"][&file]["rows"]
+                        .as_array()
+                        .unwrap();
+                    // the wall clocks only: fastavro reads Paimon's TIMESTAMP columns as UTC
+                    let row = zoneless(&timestamps_normalised(&lost["row"]));
+                    let found = file_rows
+                        .iter()
+                        .map(|r| zoneless(&timestamps_normalised(r)))
+                        .any(|r| {
+                            r["_KEY_id"] == *id
+                                && ["ts", "ts6", "v"].iter().all(|c| r[*c] == row[*c])
+                        });
+                    assert!(found, "{path}: key {id}: {lost} not in {file}");
+                }
+            }
+            // the evidence without its file names, to compare the formats
+            let mut e = timestamps_normalised(&J::Array(keys.clone()));
+            for k in e.as_array_mut().unwrap() {
+                for lost in k["lost"].as_array_mut().unwrap() {
+                    lost.as_object_mut().unwrap().remove("file");
+                }
+            }
+            evidence.insert(short, e);
+        }
+        let names: Vec<&str> = evidence.keys().map(String::as_str).collect();
+        assert_eq!(
+            names,
+            [
+                "avro_new_york",
+                "orc_new_york",
+                "orc_sydney",
+                "orc_utc",
+                "parquet_new_york"
+            ],
+            "{name}"
+        );
+        assert_eq!(
+            evidence["orc_new_york"], evidence["parquet_new_york"],
+            "{name}"
+        );
+        assert_eq!(
+            evidence["avro_new_york"], evidence["parquet_new_york"],
+            "{name}"
+        );
+        // 2024-10-06 02:30 does not exist in Sydney (Java wrote 03:30), does in New York
+        let key4 = |t: &str| evidence[t][0]["batch"]["ts"].clone();
+        assert_eq!(
+            key4("orc_sydney"),
+            "2024-10-06T03:30:00.000000000",
+            "{name}"
+        );
+        assert_eq!(
+            key4("orc_new_york"),
+            "2024-10-06T02:30:00.000000000",
+            "{name}"
+        );
     }
 }

@@ -75,6 +75,7 @@ fn compare_fixture(name: &str, formats: &[&str], tally: &mut Tally) {
     let spec = ReadSpec {
         keys: KeyColumns::Primary,
         values: true,
+        orc_ltz_legacy: true,
     };
     for (table, tv) in t["tables"].as_object().unwrap() {
         let Some(files) = tv["file_rows"].as_object() else {
@@ -87,6 +88,7 @@ fn compare_fixture(name: &str, formats: &[&str], tally: &mut Tally) {
             ReadSpec {
                 keys: KeyColumns::AllValues,
                 values: true,
+                orc_ltz_legacy: true,
             }
         };
         for (rel, f) in files {
@@ -279,6 +281,7 @@ fn the_format_is_told_by_the_file_not_its_name() {
     let spec = ReadSpec {
         keys: KeyColumns::Primary,
         values: true,
+        orc_ltz_legacy: true,
     };
     let entries = vec![
         common::zipwriter::Entry::new("t/bucket-0/changelog-x-0.parquet", bytes.clone()),

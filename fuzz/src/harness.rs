@@ -437,6 +437,7 @@ pub fn orc(data: &[u8]) -> Outcome {
     let spec = prv::rows::read::ReadSpec {
         keys: prv::rows::read::KeyColumns::Primary,
         values: true,
+        orc_ltz_legacy: true,
     };
     match prv::rows::read::read_orc(&file, &spec, &|_| true, &limits) {
         Ok(r) => {
@@ -484,7 +485,11 @@ pub fn avro_data(data: &[u8]) -> Outcome {
     }
     let file = DataFile::Avro(data.to_vec());
     for keys in [KeyColumns::Primary, KeyColumns::AllValues] {
-        let spec = ReadSpec { keys, values: true };
+        let spec = ReadSpec {
+            keys,
+            values: true,
+            orc_ltz_legacy: true,
+        };
         match read_file(&file, &spec, &|_| true, &limits) {
             Ok(rows) => {
                 o.ok += 1;

@@ -8,9 +8,10 @@
 //!   LENGTH of the dictionary's entries.
 //! * DECIMAL: DATA unbounded zigzag varints (the unscaled values) + SECONDARY signed RLE (each
 //!   value's scale), brought to the column's scale.
-//! * TIMESTAMP, TIMESTAMP_INSTANT: DATA signed RLE of seconds since 2015-01-01 00:00:00 +
-//!   SECONDARY unsigned RLE of nanoseconds (the low 3 bits count trailing decimal zeros
-//!   removed, less one).
+//! * TIMESTAMP, TIMESTAMP_INSTANT: DATA signed RLE of seconds since 2015-01-01 00:00:00 (in
+//!   the writer's time zone for TIMESTAMP, `zone.rs`; UTC for TIMESTAMP_INSTANT) + SECONDARY
+//!   unsigned RLE of nanoseconds (the low 3 bits count trailing decimal zeros removed, less
+//!   one).
 //!
 //! Integer RLE is version 1 for DIRECT / DICTIONARY and version 2 for the `_V2` encodings.
 
@@ -18,13 +19,11 @@ use std::sync::Arc;
 
 use super::meta::{Encoding, Kind};
 use super::rle::{self, Cursor};
-use super::OrcColumn;
+use super::zone::WriterZone;
+use super::{LtzLayout, OrcColumn};
 use crate::error::{Error, Result, ResultExt};
 use crate::limits::ReadBudget;
 use crate::parquet::Value;
-
-/// Seconds from 1970-01-01 to ORC's timestamp epoch, 2015-01-01 00:00:00 UTC.
-const ORC_EPOCH_SECONDS: i64 = 1_420_070_400;
 
 /// The inflated streams of one column in one stripe.
 #[derive(Default)]
@@ -43,6 +42,7 @@ pub(crate) struct Spec<'a> {
     pub(crate) dict_size: u64,
     pub(crate) rows: usize,
     pub(crate) timezone: Option<&'a str>,
+    pub(crate) ltz: LtzLayout,
 }
 
 fn stream<'a>(s: &'a Option<Vec<u8>>, name: &str) -> Result<Cursor<'a>> {
@@ -287,55 +287,19 @@ fn decimals(spec: &Spec<'_>, s: &Streams, n: usize) -> Result<Vec<Value>> {
     Ok(out)
 }
 
-/// Where a TIMESTAMP's stored seconds are its wall-clock time: from which wall-clock second
-/// (since 1970) on, in the writer's time zone.
-///
-/// ORC stores a TIMESTAMP as seconds since 2015-01-01 00:00:00 *in the writer's time zone*
-/// (the ORC specification; the Java writer subtracts that local midnight as an instant). So the
-/// stored seconds are wall-clock seconds since 2015-01-01 exactly when the zone's UTC offset at
-/// the value is its offset on 2015-01-01: always in UTC and the fixed `Etc/GMT±N` zones, and,
-/// in zones without daylight saving whose offset has not changed since, for values from the
-/// last change on. Without a time-zone database the core knows only these (conservatively
-/// from 1 January after their last change): Asia/Shanghai (last DST 1991), Asia/Hong_Kong and
-/// Asia/Taipei (1979), Asia/Tokyo (1951), Asia/Seoul (1988), Asia/Singapore (offset changed
-/// at the end of 1981), Asia/Kolkata (1945), and their old aliases.
-fn wall_clock_from(tz: Option<&str>) -> Option<i64> {
-    // 1 January of a year, in seconds since 1970 (the years here are all after 1945).
-    let jan1 = |year: i64| crate::time::days_from_civil(year, 1, 1) * 86_400;
-    let Some(z) = tz else { return Some(i64::MIN) };
-    if let Some(hours) = z.strip_prefix("Etc/GMT") {
-        if hours.is_empty() || hours.parse::<i8>().is_ok_and(|h| (-14..=12).contains(&h)) {
-            return Some(i64::MIN);
-        }
-    }
-    match z {
-        "" | "UTC" | "GMT" | "Z" | "Etc/UTC" | "UCT" | "Etc/UCT" | "Universal" | "Zulu"
-        | "Etc/Universal" | "Etc/Zulu" | "GMT0" | "Etc/GMT0" | "Greenwich" | "Etc/Greenwich" => {
-            Some(i64::MIN)
-        }
-        "Asia/Shanghai" | "PRC" | "Asia/Chongqing" | "Asia/Chungking" | "Asia/Harbin" => {
-            Some(jan1(1992))
-        }
-        "Asia/Hong_Kong" | "Hongkong" | "Asia/Taipei" | "ROC" => Some(jan1(1980)),
-        "Asia/Tokyo" | "Japan" => Some(jan1(1952)),
-        "Asia/Seoul" | "ROK" => Some(jan1(1989)),
-        "Asia/Singapore" | "Singapore" => Some(jan1(1982)),
-        "Asia/Kolkata" | "Asia/Calcutta" => Some(jan1(1946)),
-        _ => None,
-    }
-}
-
 fn timestamps(spec: &Spec<'_>, s: &Streams, n: usize) -> Result<Vec<Value>> {
-    let from = if spec.column.kind == Kind::Timestamp {
-        wall_clock_from(spec.timezone).ok_or_else(|| {
-            Error::unsupported(format!(
-                "TIMESTAMP values written in time zone {:?}: this reader has no time-zone data \
-                 to turn them into the writer's wall-clock time",
-                spec.timezone.unwrap_or_default()
-            ))
-        })?
+    // TIMESTAMP: relative to the writer zone's 2015-01-01, read back as its wall clock;
+    // TIMESTAMP_INSTANT: relative to 2015-01-01 UTC, an instant, which in Paimon's legacy
+    // layout is the value's epoch as a wall clock in the writer's zone
+    let utc = WriterZone::new(None)?;
+    let writer = match (spec.column.kind, spec.ltz) {
+        (Kind::Timestamp, _) | (_, LtzLayout::Legacy) => WriterZone::new(spec.timezone)?,
+        (_, LtzLayout::Instant) => WriterZone::new(None)?,
+    };
+    let base = if spec.column.kind == Kind::Timestamp {
+        &writer
     } else {
-        i64::MIN // TIMESTAMP_INSTANT: relative to 2015-01-01 UTC
+        &utc
     };
     let v2 = spec.encoding.v2();
     let mut data = stream(&s.data, "DATA")?;
@@ -357,19 +321,7 @@ fn timestamps(spec: &Spec<'_>, s: &Streams, n: usize) -> Result<Vec<Value>> {
                     "a timestamp with {nanos} nanoseconds"
                 )));
             }
-            let mut secs = s.wrapping_add(ORC_EPOCH_SECONDS);
-            // As the C++ reader (and so pyarrow) and the Java reader do: Java writers truncate
-            // negative times towards zero, storing one second too many.
-            if secs < 0 && nanos > 999_999 {
-                secs = secs.saturating_sub(1);
-            }
-            if secs < from {
-                return Err(Error::unsupported(format!(
-                    "a TIMESTAMP {secs} s from 1970 written in time zone {:?}, before the last \
-                     change of its UTC offset this reader knows of",
-                    spec.timezone.unwrap_or_default()
-                )));
-            }
+            let secs = writer.wall_clock(base.instant(s, nanos))?;
             secs.checked_mul(1_000_000_000)
                 .and_then(|v| v.checked_add(nanos))
                 .map(Value::Int)
@@ -388,10 +340,19 @@ mod tests {
     use super::*;
 
     fn timestamp_in(tz: Option<&str>, secs_since_2015: i64) -> Result<Vec<Value>> {
+        decode_one(Kind::Timestamp, LtzLayout::Legacy, tz, secs_since_2015)
+    }
+
+    fn decode_one(
+        kind: Kind,
+        ltz: LtzLayout,
+        tz: Option<&str>,
+        secs_since_2015: i64,
+    ) -> Result<Vec<Value>> {
         let column = OrcColumn {
             name: "ts".into(),
             id: 1,
-            kind: Kind::Timestamp,
+            kind,
             logical: None,
             precision: 0,
             scale: 0,
@@ -402,6 +363,7 @@ mod tests {
             dict_size: 0,
             rows: 1,
             timezone: tz,
+            ltz,
         };
         // RLE v1, one literal each: the seconds (zigzag), nanoseconds 5 * 10^8 (5 << 3 | 7)
         let mut data = vec![0xff];
@@ -417,7 +379,7 @@ mod tests {
     }
 
     #[test]
-    fn timestamps_are_wall_clock_only_where_the_zone_allows() {
+    fn timestamps_are_the_writers_wall_clock() {
         // 2024-01-02T03:04:05.5 is 284_094_245 s after 2015-01-01
         let want = Value::Int((1_704_164_645) * 1_000_000_000 + 500_000_000);
         for tz in [
@@ -426,6 +388,7 @@ mod tests {
             Some("GMT"),
             Some("Etc/GMT-8"),
             Some("Asia/Shanghai"),
+            Some("Europe/Berlin"), // winter there, as on 2015-01-01
         ] {
             assert_eq!(
                 timestamp_in(tz, 284_094_245).unwrap(),
@@ -433,15 +396,58 @@ mod tests {
                 "{tz:?}"
             );
         }
-        // a zone with daylight saving time: refused, never shifted by a guess
-        let err = timestamp_in(Some("Europe/Berlin"), 284_094_245).unwrap_err();
-        assert_eq!(err.kind(), crate::error::ErrorKind::Unsupported);
-        assert!(err.to_string().contains("Europe/Berlin"), "{err}");
-        // Shanghai before 1992 (daylight saving 1986-1991): refused
-        let before = -(23 * 365 + 6) * 86_400; // 1992-01-01 is 8401 days before 2015-01-01
-        assert!(timestamp_in(Some("Asia/Shanghai"), before - 86_400).is_err());
-        assert!(timestamp_in(Some("Asia/Shanghai"), before).is_ok());
-        assert!(timestamp_in(Some("Etc/GMT+99"), 0).is_err());
+        // 2024-07-02T03:04:05.5 in Berlin (summer time, one hour more than on 2015-01-01 from
+        // UTC): the stored seconds count the instant, an hour short of the wall clock's
+        let summer = 284_094_245 + 182 * 86_400;
+        assert_eq!(
+            timestamp_in(Some("Europe/Berlin"), summer - 3600).unwrap(),
+            vec![Value::Int(
+                (1_704_164_645 + 182 * 86_400) * 1_000_000_000 + 500_000_000
+            )]
+        );
+        // a zone nobody knows: refused, never shifted by a guess
+        for tz in ["Mars/Olympus_Mons", "Etc/GMT+99"] {
+            let err = timestamp_in(Some(tz), 284_094_245).unwrap_err();
+            assert_eq!(err.kind(), crate::error::ErrorKind::Unsupported);
+            assert!(err.to_string().contains(tz), "{err}");
+        }
+    }
+
+    #[test]
+    fn timestamp_ltz_values_are_read_in_the_tables_layout() {
+        // 2024-07-04T12:00:00.5 as an instant is 300_024_000 s after 2015-01-01 UTC. A legacy
+        // writer in New York stores the instant of that wall clock there: 16:00 UTC.
+        let want = vec![Value::Int(1_720_094_400 * 1_000_000_000 + 500_000_000)];
+        let ny = Some("America/New_York");
+        let stored = 300_024_000 + 4 * 3600;
+        assert_eq!(
+            decode_one(Kind::TimestampInstant, LtzLayout::Legacy, ny, stored).ok(),
+            Some(want.clone())
+        );
+        // orc.timestamp-ltz.legacy.type = false: the instant itself, whatever the zone
+        assert_eq!(
+            decode_one(Kind::TimestampInstant, LtzLayout::Instant, ny, 300_024_000).ok(),
+            Some(want.clone())
+        );
+        let unknown = Some("Mars/Olympus_Mons");
+        assert_eq!(
+            decode_one(
+                Kind::TimestampInstant,
+                LtzLayout::Instant,
+                unknown,
+                300_024_000
+            )
+            .ok(),
+            Some(want.clone())
+        );
+        assert!(decode_one(Kind::TimestampInstant, LtzLayout::Legacy, unknown, 0).is_err());
+        // a UTC writer: both layouts agree
+        for ltz in [LtzLayout::Legacy, LtzLayout::Instant] {
+            assert_eq!(
+                decode_one(Kind::TimestampInstant, ltz, Some("UTC"), 300_024_000).ok(),
+                Some(want.clone())
+            );
+        }
     }
 
     #[test]

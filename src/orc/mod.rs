@@ -41,6 +41,7 @@ mod proto;
 mod rle;
 #[cfg(test)]
 mod rle_props;
+mod zone;
 
 use crate::error::{Error, Result, ResultExt};
 use crate::limits::Limits;
@@ -241,10 +242,21 @@ impl<S: ParquetSource> OrcFile<S> {
     /// row (`Value::Null` for nulls).
     ///
     /// Errors: `missing` for an unknown column, `unsupported` for a compound column, LZO, or
-    /// TIMESTAMP values whose writer time zone this reader cannot undo (see `column.rs`); `limit` (`max-entry-bytes`) when a
-    /// read, a stream or the values would exceed it; `format` for damaged data, with the
-    /// stripe, column and stream in the context.
+    /// TIMESTAMP values whose writer time zone this reader cannot undo (an unknown zone, or
+    /// before 1900: see `zone.rs`); `limit` (`max-entry-bytes`) when a read, a stream or the
+    /// values would exceed it; `format` for damaged data, with the stripe, column and stream in
+    /// the context.
     pub fn read_columns(&self, names: &[&str], limits: &Limits) -> Result<Vec<Vec<Value>>> {
+        self.read_columns_as(names, limits, LtzLayout::Legacy)
+    }
+
+    /// [`OrcFile::read_columns`], TIMESTAMP_INSTANT columns read in the layout `ltz`.
+    pub fn read_columns_as(
+        &self,
+        names: &[&str],
+        limits: &Limits,
+        ltz: LtzLayout,
+    ) -> Result<Vec<Vec<Value>>> {
         let mut selected = Vec::with_capacity(names.len());
         for &name in names {
             let col = self.column(name).ok_or_else(|| {
@@ -284,21 +296,21 @@ impl<S: ParquetSource> OrcFile<S> {
             if stripe.rows == 0 {
                 continue;
             }
-            self.read_stripe(si, &selected, &mut dec, &mut budget, limits, &mut out)
+            let mut stripe = StripeRead {
+                selected: &selected,
+                dec: &mut dec,
+                budget: &mut budget,
+                limits,
+                ltz,
+            };
+            self.read_stripe(si, &mut stripe, &mut out)
                 .context(|| format!("stripe {si}"))?;
         }
         Ok(out)
     }
 
-    fn read_stripe(
-        &self,
-        si: usize,
-        selected: &[&OrcColumn],
-        dec: &mut Decompressor,
-        budget: &mut ReadBudget,
-        limits: &Limits,
-        out: &mut [Vec<Value>],
-    ) -> Result<()> {
+    fn read_stripe(&self, si: usize, r: &mut StripeRead<'_>, out: &mut [Vec<Value>]) -> Result<()> {
+        let limits = r.limits;
         let stripe = self
             .footer
             .stripes
@@ -315,13 +327,14 @@ impl<S: ParquetSource> OrcFile<S> {
             ));
         }
         let raw = self.source.bytes(footer_at, stripe.footer_length)?;
-        let sf_bytes = dec
+        let sf_bytes = r
+            .dec
             .decompress(&raw, limits)
             .context(|| "stripe footer".into())?;
         drop(raw);
         let sf =
             meta::parse_stripe_footer(&sf_bytes, data_start).context(|| "stripe footer".into())?;
-        for (k, col) in selected.iter().enumerate() {
+        for (k, col) in r.selected.iter().enumerate() {
             let ctx = || format!("column {} ({})", col.name, col.kind.as_str());
             let (encoding, dict_size) = sf
                 .encodings
@@ -356,7 +369,8 @@ impl<S: ParquetSource> OrcFile<S> {
                     .context(ctx);
                 }
                 let raw = self.source.bytes(s.offset, s.length)?;
-                let bytes = dec
+                let bytes = r
+                    .dec
                     .decompress(&raw, limits)
                     .context(|| format!("stream {}", s.kind.as_str()))
                     .context(ctx)?;
@@ -369,11 +383,33 @@ impl<S: ParquetSource> OrcFile<S> {
                 dict_size,
                 rows,
                 timezone: sf.writer_timezone.as_deref(),
+                ltz: r.ltz,
             };
-            column::decode(&spec, &streams, budget, target).context(ctx)?;
+            column::decode(&spec, &streams, r.budget, target).context(ctx)?;
         }
         Ok(())
     }
+}
+
+/// How TIMESTAMP_INSTANT columns (Paimon's TIMESTAMP_LTZ) hold their values
+/// (`docs/paimon-format.md`, "ORC timestamps").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LtzLayout {
+    /// Paimon's default (`orc.timestamp-ltz.legacy.type` = true, and every release before the
+    /// option): the value's epoch taken as a wall clock in the writer JVM's zone, stored as
+    /// that zone's instant.
+    Legacy,
+    /// The instant itself (`orc.timestamp-ltz.legacy.type` = false).
+    Instant,
+}
+
+/// What reading one stripe needs besides the stripe.
+struct StripeRead<'r> {
+    selected: &'r [&'r OrcColumn],
+    dec: &'r mut Decompressor,
+    budget: &'r mut ReadBudget,
+    limits: &'r Limits,
+    ltz: LtzLayout,
 }
 
 /// The fields of the root struct, typed.

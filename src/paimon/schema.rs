@@ -219,6 +219,10 @@ pub struct TableOptions {
     /// `index-file-in-data-file-dir` (default false, 1.1+): index files live in the bucket
     /// directories instead of `index/` (`paimon-format.md` §1.8).
     pub index_file_in_data_file_dir: bool,
+    /// `orc.timestamp-ltz.legacy.type` (default true): ORC files hold a TIMESTAMP_LTZ value as
+    /// its epoch read as a wall clock in the writer JVM's zone, not as the instant itself
+    /// (`paimon-format.md`, "ORC timestamps").
+    pub orc_timestamp_ltz_legacy: bool,
     /// `data-file.external-paths` (1.1+): the roots new data files are written under, as URIs
     /// (`paimon-format.md` §1.3).
     pub data_file_external_paths: Vec<String>,
@@ -254,6 +258,8 @@ impl TableOptions {
         let precommit_compact = bool_opt(&["precommit-compact"], false, &mut problems);
         let index_file_in_data_file_dir =
             bool_opt(&["index-file-in-data-file-dir"], false, &mut problems);
+        let orc_timestamp_ltz_legacy =
+            bool_opt(&["orc.timestamp-ltz.legacy.type"], true, &mut problems);
 
         let int_opt = |k: &str, problems: &mut Vec<String>| -> Option<i64> {
             let v = get(k)?;
@@ -323,6 +329,7 @@ impl TableOptions {
             deletion_vectors,
             precommit_compact,
             index_file_in_data_file_dir,
+            orc_timestamp_ltz_legacy,
             data_file_external_paths: get("data-file.external-paths")
                 .map(|v| {
                     v.split(',')

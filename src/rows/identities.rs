@@ -223,6 +223,7 @@ pub fn live(
     let spec = ReadSpec {
         keys: keys.clone(),
         values: false,
+        orc_ltz_legacy: tref.timeline.options.orc_timestamp_ltz_legacy,
     };
     let view = read_view(tref, dirs, &spec, &|_, k| wanted.contains(k));
     let mut out = Live {
@@ -279,6 +280,7 @@ pub fn orphan_identities(
     let spec = ReadSpec {
         keys: keys.clone(),
         values: false,
+        orc_ltz_legacy: tref.timeline.options.orc_timestamp_ltz_legacy,
     };
     let mut out: BTreeMap<Key, BTreeSet<String>> = BTreeMap::new();
     let mut names = Vec::new();
@@ -313,6 +315,7 @@ pub fn overwritten(
     let spec = ReadSpec {
         keys: keys.clone(),
         values: false,
+        orc_ltz_legacy: tref.timeline.options.orc_timestamp_ltz_legacy,
     };
     let mut removed = BTreeMap::new();
     let mut seen = BTreeSet::new();

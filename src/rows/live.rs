@@ -84,10 +84,15 @@ impl TableRef<'_> {
         limits
     }
 
-    /// `rows` if their key columns are the table's (see [`TableRef::read_file`]); the rows
-    /// kept count against the run's `max-rows-kept`.
-    pub fn checked(&self, rows: FileRows) -> crate::error::Result<FileRows> {
+    /// `rows` if their key columns are the table's (see [`TableRef::read_file`]), their
+    /// timestamp columns typed as the table's schema types them
+    /// ([`FileRows::type_timestamps_as`]); the rows kept count against the run's
+    /// `max-rows-kept`.
+    pub fn checked(&self, mut rows: FileRows) -> crate::error::Result<FileRows> {
         self.artifact.count_rows_kept(rows.records.len() as u64);
+        if let Some(schema) = self.timeline.latest_schema() {
+            rows.type_timestamps_as(schema);
+        }
         if !matches!(spec_keys(&rows), KeyColumns::Primary) {
             return Ok(rows);
         }

@@ -140,10 +140,14 @@ fn orphan_changelog_files<'f>(t: &TableRef<'_>, files: &'f [String]) -> Vec<&'f 
         .collect()
 }
 
-const LOST_SPEC: ReadSpec = ReadSpec {
-    keys: KeyColumns::Primary,
-    values: true,
-};
+/// Keys and values, as the table's options say its files hold them.
+fn lost_spec(t: &TableRef<'_>) -> ReadSpec {
+    ReadSpec {
+        keys: KeyColumns::Primary,
+        values: true,
+        orc_ltz_legacy: t.timeline.options.orc_timestamp_ltz_legacy,
+    }
+}
 
 /// A lost changelog file whose keys were read, held open (a small file is held whole: read
 /// once) when it fits in what [`shown_keys`] keeps open.
@@ -158,8 +162,8 @@ fn shown_keys<'f, 'a>(
     acc: &mut Gathered,
 ) -> (BTreeSet<(String, Key)>, usize, Vec<Readable<'f, 'a>>) {
     let keys_only = ReadSpec {
-        keys: KeyColumns::Primary,
         values: false,
+        ..lost_spec(t)
     };
     let root = &t.timeline.location.root;
     let distinct: RefCell<HashSet<u64>> = RefCell::new(HashSet::new());
@@ -234,10 +238,10 @@ fn lost_rows(
             top.contains(&id) && within_cap(&lost_seen, id)
         };
         let read = match file {
-            Some(f) => read_file(&f, &LOST_SPEC, &keep, &t.budget())
+            Some(f) => read_file(&f, &lost_spec(t), &keep, &t.budget())
                 .and_then(|rows| t.checked(rows))
                 .map_err(|e| e.in_file(&path)),
-            None => t.read_file(&path, &LOST_SPEC, &keep),
+            None => t.read_file(&path, &lost_spec(t), &keep),
         };
         let rows = match read {
             Ok(r) => r,
@@ -338,7 +342,7 @@ fn delivered_rows(
             let id = (dir.clone(), k.clone());
             wanted.contains(&id) && within_cap(&delivered_seen, id)
         };
-        let rows = match t.read_file(path, &LOST_SPEC, &keep) {
+        let rows = match t.read_file(path, &lost_spec(t), &keep) {
             Ok(r) => r,
             Err(e) => {
                 acc.notes.push(format!(
@@ -391,7 +395,7 @@ fn batch_view(
         .unwrap_or(MergeEngine::Deduplicate {
             ignore_delete: false,
         });
-    let view = read_view(t, Some(wanted_dirs), &LOST_SPEC, &|dir, k| {
+    let view = read_view(t, Some(wanted_dirs), &lost_spec(t), &|dir, k| {
         wanted.contains(&(dir.to_string(), k.clone()))
     });
     let merged = view.merged(&engine);

@@ -19,7 +19,7 @@ use std::collections::HashSet;
 
 use crate::error::{Error, Result, ResultExt};
 use crate::limits::Limits;
-use crate::orc::OrcFile;
+use crate::orc::{LtzLayout, OrcFile};
 use crate::paimon::avro::datum::{open_data_file, AvroDataFile};
 use crate::parquet::{ArtifactFile, LogicalType, ParquetFile, ParquetSource, Value};
 use crate::source::Artifact;
@@ -51,6 +51,9 @@ pub struct ReadSpec {
     pub keys: KeyColumns,
     /// Whether to read the value columns too.
     pub values: bool,
+    /// Whether ORC TIMESTAMP_LTZ columns hold Paimon's legacy layout (the table option
+    /// `orc.timestamp-ltz.legacy.type`, default true; `TableOptions::orc_timestamp_ltz_legacy`).
+    pub orc_ltz_legacy: bool,
 }
 
 /// One row of a file.
@@ -91,6 +94,35 @@ pub struct FileRows {
 }
 
 impl FileRows {
+    /// Timestamp columns as the table's `schema` types them, whatever the file's own
+    /// annotation says: `TIMESTAMP(p) WITH LOCAL TIME ZONE` (TIMESTAMP_LTZ) an instant,
+    /// `TIMESTAMP(p)` a local date-time. Java Paimon's Avro files mark TIMESTAMP columns
+    /// `timestamp-millis` / `-micros` (Avro's instant) and TIMESTAMP_LTZ ones
+    /// `local-timestamp-*` (`tests/fixtures/writers/j*_crash_zones`), so the file alone would
+    /// render a zone-less value as UTC.
+    pub fn type_timestamps_as(&mut self, schema: &crate::paimon::schema::TableSchema) {
+        let typed = |name: &str, t: &mut Option<LogicalType>| {
+            let Some(LogicalType::Timestamp { utc, .. }) = t else {
+                return;
+            };
+            let Some(field) = schema.fields.iter().find(|f| f.name == name) else {
+                return;
+            };
+            let ty = field.data_type.trim_start().to_ascii_uppercase();
+            if ty.starts_with("TIMESTAMP_LTZ") || ty.contains("WITH LOCAL TIME ZONE") {
+                *utc = true;
+            } else if ty.starts_with("TIMESTAMP") {
+                *utc = false;
+            }
+        };
+        for (name, t) in self.key_names.iter().zip(self.key_types.iter_mut()) {
+            typed(name, t);
+        }
+        for (name, t) in self.value_names.iter().zip(self.value_types.iter_mut()) {
+            typed(name, t);
+        }
+    }
+
     /// A record's key as a JSON object (`{"id": 5}`).
     pub fn key_json(&self, key: &Key) -> serde_json::Value {
         object(&self.key_names, &self.key_types, &key.0)
@@ -463,7 +495,12 @@ pub fn read_orc<S: ParquetSource>(
             logical: c.logical,
         })
         .collect();
-    let read = |names: &[&str]| file.read_columns(names, limits);
+    let ltz = if spec.orc_ltz_legacy {
+        LtzLayout::Legacy
+    } else {
+        LtzLayout::Instant
+    };
+    let read = |names: &[&str]| file.read_columns_as(names, limits, ltz);
     read_columnar(&columns, file.num_rows(), &read, spec, keep, limits)
 }
 
