@@ -291,16 +291,13 @@ fn timestamps(spec: &Spec<'_>, s: &Streams, n: usize) -> Result<Vec<Value>> {
     // TIMESTAMP: relative to the writer zone's 2015-01-01, read back as its wall clock;
     // TIMESTAMP_INSTANT: relative to 2015-01-01 UTC, an instant, which in Paimon's legacy
     // layout is the value's epoch as a wall clock in the writer's zone
-    let utc = WriterZone::new(None)?;
-    let writer = match (spec.column.kind, spec.ltz) {
-        (Kind::Timestamp, _) | (_, LtzLayout::Legacy) => WriterZone::new(spec.timezone)?,
-        (_, LtzLayout::Instant) => WriterZone::new(None)?,
+    // the zone the stored seconds count from, and the zone whose wall clock the value is
+    let (from, wall) = match (spec.column.kind, spec.ltz) {
+        (Kind::Timestamp, _) => (spec.timezone, spec.timezone),
+        (_, LtzLayout::Legacy) => (None, spec.timezone),
+        (_, LtzLayout::Instant) => (None, None),
     };
-    let base = if spec.column.kind == Kind::Timestamp {
-        &writer
-    } else {
-        &utc
-    };
+    let (base, wall) = (WriterZone::new(from)?, WriterZone::new(wall)?);
     let v2 = spec.encoding.v2();
     let mut data = stream(&s.data, "DATA")?;
     let mut secondary = stream(&s.secondary, "SECONDARY")?;
@@ -321,7 +318,7 @@ fn timestamps(spec: &Spec<'_>, s: &Streams, n: usize) -> Result<Vec<Value>> {
                     "a timestamp with {nanos} nanoseconds"
                 )));
             }
-            let secs = writer.wall_clock(base.instant(s, nanos))?;
+            let secs = wall.wall_clock(base.instant(s, nanos))?;
             secs.checked_mul(1_000_000_000)
                 .and_then(|v| v.checked_add(nanos))
                 .map(Value::Int)

@@ -12,7 +12,7 @@ use crate::warehouse::split_parent;
 
 use super::live::{read_view, TableRef};
 use super::merge::MergeEngine;
-use super::read::{KeyColumns, ReadSpec};
+use super::read::KeyColumns;
 use super::Key;
 
 /// Zip times have 2-second precision.
@@ -220,11 +220,7 @@ pub fn live(
     wanted: &BTreeSet<Key>,
     dirs: Option<&BTreeSet<String>>,
 ) -> Live {
-    let spec = ReadSpec {
-        keys: keys.clone(),
-        values: false,
-        orc_ltz_legacy: tref.timeline.options.orc_timestamp_ltz_legacy,
-    };
+    let spec = tref.read_spec(keys.clone(), false);
     let view = read_view(tref, dirs, &spec, &|_, k| wanted.contains(k));
     let mut out = Live {
         present: BTreeSet::new(),
@@ -277,11 +273,7 @@ pub fn orphan_identities(
     keys: &KeyColumns,
     notes: &mut Vec<String>,
 ) -> OrphanIds {
-    let spec = ReadSpec {
-        keys: keys.clone(),
-        values: false,
-        orc_ltz_legacy: tref.timeline.options.orc_timestamp_ltz_legacy,
-    };
+    let spec = tref.read_spec(keys.clone(), false);
     let mut out: BTreeMap<Key, BTreeSet<String>> = BTreeMap::new();
     let mut names = Vec::new();
     let mut types = Vec::new();
@@ -312,11 +304,7 @@ pub fn overwritten(
     wanted: &BTreeSet<Key>,
     after: Option<i64>,
 ) -> (BTreeMap<Key, i64>, BTreeSet<i64>, BTreeSet<i64>) {
-    let spec = ReadSpec {
-        keys: keys.clone(),
-        values: false,
-        orc_ltz_legacy: tref.timeline.options.orc_timestamp_ltz_legacy,
-    };
+    let spec = tref.read_spec(keys.clone(), false);
     let mut removed = BTreeMap::new();
     let mut seen = BTreeSet::new();
     let mut unknown = BTreeSet::new();

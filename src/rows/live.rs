@@ -61,6 +61,16 @@ impl TableRef<'_> {
         entry_dir(self.root, &self.timeline.location.root, e)
     }
 
+    /// What to read of this table's files: `keys`, the values too if `values`, in the layout
+    /// the table's options say its files hold (`orc.timestamp-ltz.legacy.type`).
+    pub fn read_spec(&self, keys: KeyColumns, values: bool) -> ReadSpec {
+        ReadSpec {
+            keys,
+            values,
+            orc_ltz_legacy: self.timeline.options.orc_timestamp_ltz_legacy,
+        }
+    }
+
     /// Reads a data or changelog file of this table: [`read_artifact_file`], then, for a
     /// primary-key read, the file's key columns checked against the table's primary key
     /// ([`key_columns_problem`]): a file whose keys cannot be compared is unreadable here, not

@@ -140,13 +140,9 @@ fn orphan_changelog_files<'f>(t: &TableRef<'_>, files: &'f [String]) -> Vec<&'f 
         .collect()
 }
 
-/// Keys and values, as the table's options say its files hold them.
+/// Keys and values.
 fn lost_spec(t: &TableRef<'_>) -> ReadSpec {
-    ReadSpec {
-        keys: KeyColumns::Primary,
-        values: true,
-        orc_ltz_legacy: t.timeline.options.orc_timestamp_ltz_legacy,
-    }
+    t.read_spec(KeyColumns::Primary, true)
 }
 
 /// A lost changelog file whose keys were read, held open (a small file is held whole: read
@@ -161,10 +157,7 @@ fn shown_keys<'f, 'a>(
     changelog: &[&'f String],
     acc: &mut Gathered,
 ) -> (BTreeSet<(String, Key)>, usize, Vec<Readable<'f, 'a>>) {
-    let keys_only = ReadSpec {
-        values: false,
-        ..lost_spec(t)
-    };
+    let keys_only = t.read_spec(KeyColumns::Primary, false);
     let root = &t.timeline.location.root;
     let distinct: RefCell<HashSet<u64>> = RefCell::new(HashSet::new());
     let top: RefCell<BTreeSet<(String, Key)>> = RefCell::new(BTreeSet::new());
