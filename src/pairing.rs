@@ -74,12 +74,13 @@ pub(crate) fn listing_problems<P: Pairing>(
     artifact: &Artifact,
     flag: &str,
     kind: &str,
-    dirs: &[String],
+    dirs: impl FnOnce() -> Vec<String>,
     pairings: &[P],
 ) -> Vec<String> {
     if pairings.is_empty() {
-        return Vec::new();
+        return Vec::new(); // nothing to list: a wide table's listing is not walked for it
     }
+    let dirs = dirs();
     let tables: Vec<String> = crate::warehouse::discover(artifact)
         .tables
         .into_iter()

@@ -269,7 +269,7 @@ fn judge_commit(ctx: &Ctx<'_>, g: &CommitGroup, explained: &HashSet<String>) -> 
             let known: Vec<bool> = a
                 .added
                 .iter()
-                .map(|e| live_at_level0(b, e))
+                .map(|e| b.live_at_level0(e))
                 .collect::<Option<Vec<bool>>>()?;
             (!known.is_empty()).then(|| known.contains(&true))
         });
@@ -303,7 +303,7 @@ fn compacted_but_left_level0(
     let left = files
         .added()
         .filter(|e| e.file.level == 0)
-        .any(|e| live_at_level0(b, e) == Some(true));
+        .any(|e| b.live_at_level0(e) == Some(true));
     if !left {
         return CommitVerdict::Nothing;
     }
@@ -315,19 +315,6 @@ fn compacted_but_left_level0(
         append: append_id,
         writers_last,
     }
-}
-
-/// Whether the level-0 file `e` is still live **at level 0** in the branch's latest snapshot
-/// (a compaction may upgrade a file to a higher level under the same name), if that is known.
-fn live_at_level0(b: &BranchFiles, e: &EntryRef) -> Option<bool> {
-    b.live_latest.as_ref().map(|live| {
-        live.iter().any(|l| {
-            l.file.file_name == e.file.file_name
-                && l.bucket == e.bucket
-                && l.partition == e.partition
-                && l.file.level == 0
-        })
-    })
 }
 
 /// `artifact-incomplete` when an unreadable snapshot between this APPEND and the writer's next

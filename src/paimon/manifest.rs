@@ -6,7 +6,6 @@
 //! are skipped; the other fields no check reads are validated but not kept ([`DataFileMeta`]).
 
 use std::collections::hash_map::Entry;
-use std::collections::HashMap;
 use std::hash::Hash;
 use std::sync::Arc;
 
@@ -155,12 +154,44 @@ pub struct ManifestEntry {
     pub file: DataFileMeta,
 }
 
+#[cfg(test)]
+impl ManifestEntry {
+    /// An entry of the file `name` at `level` in `partition`/`bucket`, every other field empty
+    /// (for tests of what is built from entries).
+    pub(crate) fn for_test(
+        kind: FileKind,
+        partition: &[u8],
+        bucket: i32,
+        name: &str,
+        level: i32,
+    ) -> ManifestEntry {
+        ManifestEntry {
+            kind,
+            partition: Arc::from(partition),
+            bucket,
+            file: DataFileMeta {
+                file_name: Arc::from(name),
+                file_size: 0,
+                row_count: 0,
+                min_sequence_number: 0,
+                max_sequence_number: 0,
+                level,
+                file_source: None,
+                keys: Box::default(),
+                max_key_at: 0,
+                rare: None,
+            },
+        }
+    }
+}
+
 /// One copy of each distinct partition and file name, shared by the entries that hold it
 /// ([`ManifestEntry::share`]).
 #[derive(Debug, Default)]
 pub struct Interner {
-    partitions: HashMap<Arc<[u8]>, ()>,
-    names: HashMap<Arc<str>, ()>,
+    partitions: foldhash::HashMap<Arc<[u8]>, ()>,
+    /// Every entry's name is looked up here: foldhash, as [`crate::timeline::files`]' name sets.
+    names: foldhash::HashMap<Arc<str>, ()>,
     /// The partition shared last: where consecutive entries have the same partition (a commit's
     /// files one partition after the other), they are answered by comparing bytes, unhashed.
     last_partition: Option<Arc<[u8]>>,
@@ -168,7 +199,10 @@ pub struct Interner {
 
 impl Interner {
     /// The shared copy of `value`, which becomes it when it is the first (hashed once).
-    fn one<T: ?Sized + Eq + Hash>(map: &mut HashMap<Arc<T>, ()>, value: Arc<T>) -> Arc<T> {
+    fn one<T: ?Sized + Eq + Hash>(
+        map: &mut foldhash::HashMap<Arc<T>, ()>,
+        value: Arc<T>,
+    ) -> Arc<T> {
         match map.entry(value) {
             Entry::Occupied(shared) => shared.key().clone(),
             Entry::Vacant(first) => {

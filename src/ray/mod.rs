@@ -18,7 +18,7 @@ pub mod load;
 
 pub use load::load;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::error::{Error, Result};
 use crate::parquet::{ArtifactFile, LogicalType, ParquetFile};
@@ -95,12 +95,11 @@ impl std::fmt::Display for RayPairing {
 /// The problems of user pairings that the listing shows (the CLI refuses them): a checkpoint
 /// or table that is not in the artifact.
 pub fn pairing_problems(artifact: &Artifact, pairings: &[RayPairing]) -> Vec<String> {
-    let dirs: Vec<String> = candidate_dirs(artifact).into_keys().collect();
     crate::pairing::listing_problems(
         artifact,
         "--ray-checkpoint",
         "Ray Data checkpoint",
-        &dirs,
+        || candidate_dirs(artifact).into_keys().collect(),
         pairings,
     )
 }
@@ -125,34 +124,52 @@ fn ignorable(name: &str) -> bool {
     name.starts_with('.') || name.starts_with('_') || name.ends_with(".crc")
 }
 
-/// Directories that look like Ray checkpoints from the listing alone, with their Parquet files.
+/// Directories that look like Ray checkpoints from the listing alone, with their Parquet files:
+/// every file `<uuid4>.parquet` (or ignorable), or the directory named [`DEFAULT_DIR_NAME`],
+/// with at least one Parquet file.
 pub fn candidate_dirs(artifact: &Artifact) -> BTreeMap<String, Vec<&FileEntry>> {
-    let mut by_dir: BTreeMap<&str, Vec<&FileEntry>> = BTreeMap::new();
+    /// What the listing shows of one directory so far.
+    struct Dir<'a> {
+        path: &'a str,
+        parquet: Vec<&'a FileEntry>,
+        default_name: bool,
+        all_uuid: bool,
+    }
+    let mut dirs: Vec<Dir<'_>> = Vec::new();
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    // A directory's files are mostly adjacent in path order: only a change of directory is
+    // looked up (a wide table lists hundreds of thousands of data files).
+    let mut last: Option<(&str, usize)> = None;
     for f in artifact.files() {
-        let (dir, _) = split_parent(&f.path);
-        by_dir.entry(dir).or_default().push(f);
-    }
-    let mut out = BTreeMap::new();
-    for (dir, files) in by_dir {
-        let name = split_parent(dir).1;
-        let parquet: Vec<&FileEntry> = files
-            .iter()
-            .copied()
-            .filter(|f| split_parent(&f.path).1.ends_with(".parquet"))
-            .collect();
-        if parquet.is_empty() {
-            continue;
+        let (dir, name) = split_parent(&f.path);
+        let i = match last {
+            Some((d, i)) if d == dir => i,
+            _ => {
+                let i = *index.entry(dir).or_insert_with(|| {
+                    dirs.push(Dir {
+                        path: dir,
+                        parquet: Vec::new(),
+                        default_name: split_parent(dir).1 == DEFAULT_DIR_NAME,
+                        all_uuid: true,
+                    });
+                    dirs.len() - 1
+                });
+                last = Some((dir, i));
+                i
+            }
+        };
+        let Some(d) = dirs.get_mut(i) else { continue };
+        d.all_uuid &= is_uuid4_parquet(name) || ignorable(name);
+        if !d.all_uuid && !d.default_name {
+            d.parquet = Vec::new(); // not a candidate: its files are not kept
+        } else if name.ends_with(".parquet") {
+            d.parquet.push(f);
         }
-        let default_name = name == DEFAULT_DIR_NAME;
-        let all_uuid = files.iter().all(|f| {
-            let n = split_parent(&f.path).1;
-            is_uuid4_parquet(n) || ignorable(n)
-        });
-        if all_uuid || default_name {
-            out.insert(dir.to_string(), parquet);
-        }
     }
-    out
+    dirs.into_iter()
+        .filter(|d| !d.parquet.is_empty() && (d.all_uuid || d.default_name))
+        .map(|d| (d.path.to_string(), d.parquet))
+        .collect()
 }
 
 /// Finds the Ray Data checkpoints of the artifact: candidate directories whose files each hold

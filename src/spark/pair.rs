@@ -139,12 +139,11 @@ pub(crate) fn table_index(tables: &[&Timeline], path: &str) -> Option<usize> {
 /// The problems of user pairings that can be known from the listing alone (the CLI refuses
 /// them before analysing): a checkpoint or table that is not in the artifact.
 pub fn pairing_problems(artifact: &Artifact, pairings: &[SparkPairing]) -> Vec<String> {
-    let dirs: Vec<String> = super::checkpoint_dirs(artifact).into_keys().collect();
     crate::pairing::listing_problems(
         artifact,
         "--spark-checkpoint",
         "Spark checkpoint",
-        &dirs,
+        || super::checkpoint_dirs(artifact).into_keys().collect(),
         pairings,
     )
 }

@@ -16,6 +16,10 @@ use std::hash::BuildHasher;
 use std::rc::Rc;
 use std::sync::Arc;
 
+// The sets every entry's name goes through (a wide table's million entries): foldhash, randomly
+// seeded per run, where SipHash and its rehashing were ~10% of the run (BENCHMARKS.md).
+use foldhash::{HashSet as FastSet, HashSetExt as _};
+
 use crate::error::Error;
 use crate::limits::Limits;
 use crate::paimon::avro::AvroSchemaCache;
@@ -291,17 +295,39 @@ pub struct BranchFiles {
 }
 
 impl BranchFiles {
-    /// Whether `file_name` (at level 0 in `partition`/`bucket`) is still live in the latest
-    /// snapshot.
+    /// Whether the file of `e` (its name in its partition and bucket, at any level) is still
+    /// live in the latest snapshot, if that is known.
     pub fn live_at_latest(&self, e: &ManifestEntry) -> Option<bool> {
-        self.live_latest.as_ref().map(|live| {
-            live.iter().any(|l| {
-                l.file.file_name == e.file.file_name
-                    && l.bucket == e.bucket
-                    && l.partition == e.partition
-            })
-        })
+        let live = self.live_latest.as_deref()?;
+        // The live set is sorted by `FileKey` (it comes from `merge`): the files of the
+        // entry's partition and bucket are one run, by level, then by name.
+        let (p, b) = (&*e.partition, e.bucket);
+        let start = live.partition_point(|l| (&*l.partition, l.bucket) < (p, b));
+        let end = live.partition_point(|l| (&*l.partition, l.bucket) <= (p, b));
+        let mut run = live.get(start..end).unwrap_or(&[]);
+        while let Some(first) = run.first() {
+            let level = first.file.level;
+            let same_level = run.partition_point(|l| l.file.level == level);
+            let (this, rest) = run.split_at(same_level);
+            if live_in(this, e, level) {
+                return Some(true);
+            }
+            run = rest;
+        }
+        Some(false)
     }
+
+    /// Whether the file of `e` is still live **at level 0** in the latest snapshot (a
+    /// compaction may upgrade a file to a higher level under the same name), if that is known.
+    pub fn live_at_level0(&self, e: &ManifestEntry) -> Option<bool> {
+        self.live_latest.as_deref().map(|live| live_in(live, e, 0))
+    }
+}
+
+/// Whether `live` (sorted by `FileKey`) holds the file of `e` at `level`.
+fn live_in(live: &[EntryRef], e: &ManifestEntry, level: i32) -> bool {
+    let wanted = (&*e.partition, e.bucket, level, &*e.file.file_name);
+    live.binary_search_by(|l| key(l).cmp(&wanted)).is_ok()
 }
 
 /// A file under a table root that nothing references.
@@ -391,7 +417,7 @@ pub struct RootFiles {
     pub branches: BTreeMap<String, BranchFiles>,
     /// Names (data, changelog, extra files) referenced by any manifest entry of any holder
     /// (the entries' own copies of the names, shared).
-    pub referenced: HashSet<Arc<str>>,
+    pub referenced: FastSet<Arc<str>>,
     /// Files under the root nothing references, by relative path.
     pub orphans: Vec<Orphan>,
     /// Unpublished commits reconstructed from orphan manifest lists.
@@ -455,7 +481,7 @@ pub fn resolve_root(
 #[derive(Default)]
 struct Referenced {
     /// Manifest lists, manifests and index manifests (names in `manifest/`).
-    meta: HashSet<String>,
+    meta: FastSet<String>,
     /// Index files (names in `index/`).
     index: HashSet<String>,
     /// Statistics files (names in `statistics/`).
@@ -475,7 +501,7 @@ struct Resolver<'a, 's, 'p> {
     referenced: Referenced,
     /// Manifests decoded and walked for references once in this root (see
     /// [`Resolver::list`]).
-    walked: HashSet<String>,
+    walked: FastSet<String>,
     /// Each snapshot's manifest lists, by branch and id (for ghost commits' siblings).
     lists_by_snapshot: Vec<(String, i64, Vec<String>)>,
     /// The external data roots, located in the artifact.
@@ -500,7 +526,7 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
             manifest_dir,
             out,
             referenced: Referenced::default(),
-            walked: HashSet::new(),
+            walked: FastSet::new(),
             lists_by_snapshot: Vec::new(),
             external: ExternalRoots::default(),
             index_in_bucket_dir: false,
@@ -858,14 +884,7 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
                 .data_files_by_name
                 .dirs(&e.file.file_name)
                 .peekable();
-            let present = dirs.peek().is_some() && {
-                let bucket = format!("bucket-{}", e.bucket);
-                let postpone = e.bucket == -2;
-                dirs.any(|dir| {
-                    let (_, last) = split_parent(dir);
-                    last == bucket || (postpone && last == "bucket-postpone")
-                })
-            };
+            let present = dirs.peek().is_some() && dirs.any(|dir| is_bucket_dir(dir, e.bucket));
             if !present {
                 dangling.push(Dangling {
                     holder: holder.clone(),
@@ -902,9 +921,9 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
     fn find_orphans(&mut self) -> OrphanLists {
         let mut orphan_lists = OrphanLists::new();
         for f in self.artifact.files_under(self.root) {
-            let rel = relative_to(self.root, &f.path);
+            let rel = relative(self.root, &f.path);
             let (_, name) = split_parent(&f.path);
-            let Some(kind) = self.orphan_kind(&rel, name) else {
+            let Some(kind) = self.orphan_kind(rel, name) else {
                 continue;
             };
             if kind == OrphanKind::ManifestList {
@@ -920,7 +939,7 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
             if kind == OrphanKind::IndexManifest {
                 if let Ok(entries) = self.store.index_manifest(self.artifact, &f.path) {
                     self.out.orphan_index_manifests.push(OrphanIndexManifest {
-                        relative: rel.clone(),
+                        relative: rel.to_string(),
                         entries,
                         modified: f.modified,
                     });
@@ -1037,7 +1056,7 @@ fn list_bucket_files(artifact: &Artifact, root: &str, out: &mut RootFiles) {
     let files = artifact.files_under(root);
     out.data_files_by_name.reserve(files);
     for f in files {
-        let rel = relative_to(root, &f.path);
+        let rel = relative(root, &f.path);
         let first = rel.split('/').next().unwrap_or("");
         if META_DIRS.contains(&first) || !rel.contains('/') {
             continue;
@@ -1062,14 +1081,17 @@ pub struct BucketFiles {
     /// Per file, in artifact path order: where its name ends in `names` (it starts where the
     /// previous one's ends) and its directory in `dirs`.
     files: Vec<(u32, u32)>,
-    /// Per file, `(hash of its name, index in files)`, sorted: the files of one name are
-    /// adjacent, in path order.
-    by_hash: Vec<(u64, u32)>,
+    /// The files by name, an open-addressed table (linear probing, at most half full) of
+    /// `(high half of the name's hash, index in files + 1)`, `0` marking a free slot. A file's
+    /// copies of one name lie on one probe sequence, in path order. It replaced a sorted
+    /// `(hash, index)` table searched by bisection, whose ~19 cache misses per lookup were
+    /// ~18% of a wide table's run (`BENCHMARKS.md`).
+    table: Vec<(u32, u32)>,
     /// While adding: each directory's index in `dirs`.
     dir_index: HashMap<String, u32>,
-    /// The names' hasher, randomly keyed as the standard maps' are (a hostile artifact cannot
-    /// choose names that collide).
-    hasher: std::collections::hash_map::RandomState,
+    /// The names' hasher, randomly seeded per run (a hostile artifact cannot choose names that
+    /// collide).
+    hasher: foldhash::fast::RandomState,
 }
 
 impl BucketFiles {
@@ -1088,9 +1110,7 @@ impl BucketFiles {
         };
         self.names.push_str(name);
         let end = u32::try_from(self.names.len()).unwrap_or(u32::MAX);
-        let index = u32::try_from(self.files.len()).unwrap_or(u32::MAX);
         self.files.push((end, dir));
-        self.by_hash.push((self.hasher.hash_one(name), index));
     }
 
     /// Makes room for at most `files` at once: without it the buffers grew by doubling, and
@@ -1099,13 +1119,28 @@ impl BucketFiles {
         let bytes = files.iter().map(|f| split_parent(&f.path).1.len()).sum();
         self.names.reserve_exact(bytes);
         self.files.reserve_exact(files.len());
-        self.by_hash.reserve_exact(files.len());
     }
 
-    /// Sorts the lookup table once every file is added.
+    /// Builds the lookup table once every file is added.
     fn finish(&mut self) {
-        self.by_hash.sort_unstable();
         self.dir_index = HashMap::new();
+        let slots = (self.files.len() * 2).next_power_of_two().max(2);
+        self.table = vec![(0, 0); slots];
+        let mask = slots - 1;
+        for i in 0..self.files.len() {
+            let hash = self.hasher.hash_one(self.name(i));
+            let mut slot = hash as usize & mask;
+            while self.table.get(slot).is_some_and(|&(_, f)| f != 0) {
+                slot = (slot + 1) & mask;
+            }
+            if let Some(free) = self.table.get_mut(slot) {
+                // Files are counted in u32 (see `push`).
+                *free = (
+                    (hash >> 32) as u32,
+                    u32::try_from(i + 1).unwrap_or(u32::MAX),
+                );
+            }
+        }
     }
 
     /// The name of file `i`.
@@ -1121,16 +1156,21 @@ impl BucketFiles {
     /// The directories (artifact paths) holding a file named `name`, in path order.
     pub fn dirs<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
         let hash = self.hasher.hash_one(name);
-        let start = self.by_hash.partition_point(|&(h, _)| h < hash);
-        self.by_hash
-            .get(start..)
-            .unwrap_or(&[])
-            .iter()
-            .take_while(move |&&(h, _)| h == hash)
-            .map(|&(_, i)| i as usize)
-            .filter(move |&i| self.name(i) == name)
-            .filter_map(|i| self.files.get(i))
-            .filter_map(|&(_, dir)| self.dirs.get(dir as usize).map(String::as_str))
+        let high = (hash >> 32) as u32;
+        let mask = self.table.len().wrapping_sub(1);
+        let mut slot = hash as usize & mask;
+        std::iter::from_fn(move || loop {
+            let &(h, f) = self.table.get(slot)?;
+            if f == 0 {
+                return None; // the end of the probe sequence
+            }
+            slot = (slot + 1) & mask;
+            let i = f as usize - 1;
+            if h == high && self.name(i) == name {
+                let dir = self.files.get(i)?.1;
+                return self.dirs.get(dir as usize).map(String::as_str);
+            }
+        })
     }
 
     /// The artifact path of the first file (in path order) named `name`.
@@ -1236,6 +1276,26 @@ fn live_between_ends(
     bf.dangling.extend(extra);
 }
 
+/// Whether `dir` (a path) is the directory of bucket `bucket`, `bucket-<bucket>` as Paimon
+/// writes the number, or `bucket-postpone` for the postponed bucket -2. Compared without
+/// formatting a name per entry (a wide table checks hundreds of thousands).
+fn is_bucket_dir(dir: &str, bucket: i32) -> bool {
+    use std::io::Write;
+    let Some(n) = split_parent(dir).1.strip_prefix("bucket-") else {
+        return false;
+    };
+    if n == "postpone" {
+        return bucket == -2;
+    }
+    let mut buf = [0u8; 12]; // "-2147483648" is 11 bytes
+    let mut w = &mut buf[..];
+    let written = match write!(w, "{bucket}") {
+        Ok(()) => 12 - w.len(),
+        Err(_) => return false,
+    };
+    buf.get(..written) == Some(n.as_bytes())
+}
+
 fn in_bucket_dir(rel: &str) -> bool {
     let (dir, _) = split_parent(rel);
     let (_, last) = split_parent(dir);
@@ -1260,13 +1320,17 @@ pub fn split_counter(s: &str) -> Option<(&str, u64)> {
 
 /// `path` relative to `root`.
 pub fn relative_to(root: &str, path: &str) -> String {
+    relative(root, path).to_string()
+}
+
+/// [`relative_to`], borrowed from `path`.
+fn relative<'p>(root: &str, path: &'p str) -> &'p str {
     if root.is_empty() {
-        return path.to_string();
+        return path;
     }
     path.strip_prefix(root)
         .and_then(|p| p.strip_prefix('/'))
         .unwrap_or(path)
-        .to_string()
 }
 
 /// The UUID part of a data or changelog file name (`data-<uuid>-<n>.parquet`), which Paimon
@@ -1304,6 +1368,99 @@ pub fn names<'a>(entries: impl Iterator<Item = &'a EntryRef>) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_latest_live_set_answers_by_partition_bucket_name_and_level() {
+        let e = |kind, p: &[u8], b, n: &str, l| Rc::new(ManifestEntry::for_test(kind, p, b, n, l));
+        let (add, del) = (FileKind::Add, FileKind::Delete);
+        let history = [
+            e(add, b"p1", 0, "a", 0),
+            e(add, b"p1", 0, "b", 0),
+            e(add, b"p1", 1, "a", 0),
+            e(add, b"p2", 0, "c", 0),
+            // compaction upgrades b to level 3 under the same name, and c to level 1
+            e(del, b"p1", 0, "b", 0),
+            e(add, b"p1", 0, "b", 3),
+            e(del, b"p2", 0, "c", 0),
+            e(add, b"p2", 0, "c", 1),
+            e(add, b"p2", 0, "d", 5),
+            e(del, b"p1", 1, "a", 0),
+        ];
+        let b = BranchFiles {
+            live_latest: Some(merge(history.iter())),
+            ..BranchFiles::default()
+        };
+        let probe = |p: &[u8], bucket, n: &str| ManifestEntry::for_test(add, p, bucket, n, 0);
+        let answers = |p: &[u8], bucket, n: &str| {
+            let x = probe(p, bucket, n);
+            (b.live_at_latest(&x), b.live_at_level0(&x))
+        };
+        assert_eq!(answers(b"p1", 0, "a"), (Some(true), Some(true)));
+        assert_eq!(answers(b"p1", 0, "b"), (Some(true), Some(false)));
+        assert_eq!(answers(b"p1", 1, "a"), (Some(false), Some(false)));
+        assert_eq!(answers(b"p2", 0, "c"), (Some(true), Some(false)));
+        assert_eq!(answers(b"p2", 0, "d"), (Some(true), Some(false)));
+        assert_eq!(answers(b"p2", 0, "a"), (Some(false), Some(false)));
+        assert_eq!(answers(b"p3", 0, "a"), (Some(false), Some(false)));
+        assert_eq!(answers(b"p2", 1, "c"), (Some(false), Some(false)));
+        let unknown = BranchFiles::default();
+        let x = probe(b"p1", 0, "a");
+        assert_eq!(
+            (unknown.live_at_latest(&x), unknown.live_at_level0(&x)),
+            (None, None)
+        );
+    }
+
+    #[test]
+    fn bucket_dirs_are_matched_as_paimon_names_them() {
+        assert!(is_bucket_dir("t/p=1/bucket-7", 7));
+        assert!(is_bucket_dir("bucket-0", 0));
+        assert!(is_bucket_dir("t/bucket--1", -1));
+        assert!(is_bucket_dir("t/bucket-postpone", -2));
+        assert!(is_bucket_dir("t/bucket--2", -2));
+        assert!(is_bucket_dir("t/bucket-2147483647", i32::MAX));
+        assert!(is_bucket_dir("t/bucket--2147483648", i32::MIN));
+        for (dir, bucket) in [
+            ("t/bucket-07", 7),
+            ("t/bucket-+7", 7),
+            ("t/bucket-7", 17),
+            ("t/bucket-17", 7),
+            ("t/bucket-postpone", 2),
+            ("t/buckets-7", 7),
+            ("t/bucket-7/x", 7),
+            ("t/bucket-", 0),
+        ] {
+            assert!(!is_bucket_dir(dir, bucket), "{dir} is not bucket {bucket}");
+        }
+    }
+
+    #[test]
+    fn bucket_files_find_every_copy_of_a_name_in_path_order() {
+        let paths: Vec<String> = (0..3000)
+            .map(|i| format!("t/p={}/bucket-{}/data-{}.parquet", i % 7, i % 5, i % 1000))
+            .collect();
+        let mut sorted = paths.clone();
+        sorted.sort();
+        let mut files = BucketFiles::default();
+        for p in &sorted {
+            files.push(p);
+        }
+        files.finish();
+        assert_eq!(files.len(), 3000);
+        for n in [0, 1, 499, 999] {
+            let name = format!("data-{n}.parquet");
+            let want: Vec<&str> = sorted
+                .iter()
+                .filter(|p| split_parent(p).1 == name)
+                .map(|p| split_parent(p).0)
+                .collect();
+            assert_eq!(want.len(), 3);
+            assert_eq!(files.dirs(&name).collect::<Vec<_>>(), want, "{name}");
+            assert_eq!(files.first_path(&name), Some(join(want[0], &name)));
+        }
+        assert_eq!(files.dirs("data-1000.parquet").count(), 0);
+        assert_eq!(BucketFiles::default().dirs("x").count(), 0);
+    }
 
     #[test]
     fn writer_uuids() {
