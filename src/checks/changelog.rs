@@ -414,7 +414,8 @@ fn orphan_evidence(ctx: &Ctx<'_>, a: &Append<'_>, explained: &HashSet<String>, e
                     ));
                 ev.files.push(o.relative.clone());
             }
-            OrphanKind::Data if same_writer || timed => {
+            // Tied already means the same writer or its time window.
+            OrphanKind::Data => {
                 ev.lines.push(format!(
                         "{} ({} bytes), an unreferenced data file in the same bucket (likely the compaction output); {}",
                         o.relative,
@@ -881,7 +882,7 @@ fn rows_phrase(added: &[&EntryRef], delta: Option<i64>) -> String {
         format!("{rows} row{}", if rows == 1 { "" } else { "s" })
     } else {
         match delta {
-            Some(d) => format!("{d} rows"),
+            Some(d) => format!("{d} row{}", if d == 1 { "" } else { "s" }),
             None => "rows".to_string(),
         }
     }
@@ -893,5 +894,589 @@ pub fn display_identifier(i: i64) -> String {
         "MAX (batch or end of input)".to_string()
     } else {
         i.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::rc::Rc;
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::findings::ClockSource;
+    use crate::paimon::index_manifest::IndexManifestEntry;
+    use crate::paimon::manifest::{DataFileMeta, ManifestEntry};
+    use crate::timeline::files::{BucketFiles, GhostCommit, OrphanIndexManifest, SnapshotFiles};
+    use crate::timeline::groups::commit_groups;
+    use crate::timeline::testkit::{timeline, timeline_with_files};
+
+    const HOUR: i64 = 3_600_000;
+    const LOOKUP: [(&str, &str); 1] = [("changelog-producer", "lookup")];
+    /// The writer instance of the lost APPEND's files, and two others.
+    const U: &str = "aaaaaaaa-0000-0000-0000-000000000001";
+    const V: &str = "aaaaaaaa-0000-0000-0000-000000000002";
+    const W: &str = "aaaaaaaa-0000-0000-0000-000000000003";
+
+    /// Writer `w` commits identifier 1 (APPEND 1, COMPACT 2), identifier 2 (APPEND 3 at 3 h,
+    /// whose COMPACT is the one in question) and identifier 3 (APPEND 4 at 4 h).
+    const SNAPSHOTS: [(i64, &str, &str, i64, i64); 4] = [
+        (1, "APPEND", "w", 1, HOUR),
+        (2, "COMPACT", "w", 1, 2 * HOUR),
+        (3, "APPEND", "w", 2, 3 * HOUR),
+        (4, "APPEND", "w", 3, 4 * HOUR),
+    ];
+
+    fn entry(kind: FileKind, name: &str, bucket: i32) -> EntryRef {
+        Rc::new(ManifestEntry {
+            kind,
+            partition: Arc::from(&[][..]),
+            bucket,
+            file: DataFileMeta::for_test(name, 0, 5),
+        })
+    }
+
+    /// The APPEND's one level-0 file, `data-U-0.parquet` in bucket 0.
+    fn appended() -> EntryRef {
+        entry(FileKind::Add, &format!("data-{U}-0.parquet"), 0)
+    }
+
+    /// Snapshot 3 added [`appended`], still live at level 0.
+    fn branch() -> BranchFiles {
+        BranchFiles {
+            snapshots: BTreeMap::from([(
+                3,
+                SnapshotFiles {
+                    delta: vec![appended()],
+                    changelog: Vec::new(),
+                    complete: true,
+                },
+            )]),
+            live_latest: Some(vec![appended()]),
+            dangling: Vec::new(),
+        }
+    }
+
+    fn orphan(relative: &str, kind: OrphanKind, modified: Option<i64>) -> Orphan {
+        Orphan {
+            path: format!("db.db/t/{relative}"),
+            relative: relative.to_string(),
+            kind,
+            size: 10,
+            modified: modified.map(FileTime::Utc),
+        }
+    }
+
+    /// The orphan changelog file of the APPEND's writer instance, written at 3 h.
+    fn own_changelog() -> Orphan {
+        orphan(
+            &format!("bucket-0/changelog-{U}-0.parquet"),
+            OrphanKind::Changelog,
+            Some(3 * HOUR),
+        )
+    }
+
+    fn ghost(name: &str, entries: Vec<EntryRef>, sibling: &[(&str, i64)]) -> GhostCommit {
+        GhostCommit {
+            committer: name.to_string(),
+            lists: vec![format!("manifest/manifest-list-{name}-0")],
+            entries,
+            manifests: vec![format!("manifest/manifest-{name}-0")],
+            sibling_snapshots: sibling.iter().map(|(b, id)| (b.to_string(), *id)).collect(),
+            modified: Some(FileTime::Utc(3 * HOUR)),
+        }
+    }
+
+    fn snapshot(kind: &str, user: &str, identifier: i64) -> Snapshot {
+        let json = format!(
+            r#"{{"version": 3, "id": 5, "schemaId": 0, "baseManifestList": "b", "deltaManifestList": "d", "commitUser": "{user}", "commitIdentifier": {identifier}, "commitKind": "{kind}", "timeMillis": {}, "changelogRecordCount": 5}}"#,
+            3 * HOUR
+        );
+        Snapshot::parse(json.as_bytes()).unwrap()
+    }
+
+    /// What the check is given.
+    struct Scene {
+        t: Timeline,
+        branch: Option<BranchFiles>,
+        root: Option<RootFiles>,
+        temps: Vec<(String, Snapshot)>,
+        unknowable: Unknowable,
+    }
+
+    impl Scene {
+        /// [`SNAPSHOTS`] with [`branch`] and `root`.
+        fn new(root: RootFiles) -> Self {
+            Scene {
+                t: timeline(&LOOKUP, &SNAPSHOTS, &[]),
+                branch: Some(branch()),
+                root: Some(root),
+                temps: Vec::new(),
+                unknowable: Unknowable::default(),
+            }
+        }
+
+        fn run(&self) -> ChangelogFindings {
+            let groups = commit_groups(&self.t);
+            let temp: Vec<TempSnapshot<'_>> = self
+                .temps
+                .iter()
+                .map(|(path, snapshot)| TempSnapshot {
+                    path: path.clone(),
+                    snapshot,
+                })
+                .collect();
+            let clock = Clock {
+                now_millis: 10 * HOUR,
+                source: ClockSource::Given,
+                zip_time_offset_minutes: None,
+            };
+            check(
+                &self.t,
+                &groups,
+                self.branch.as_ref(),
+                self.root.as_ref(),
+                &temp,
+                &self.unknowable,
+                &clock,
+            )
+        }
+    }
+
+    /// The files of the one lost commit, snapshot 3.
+    fn lost_files(out: &ChangelogFindings) -> Vec<String> {
+        assert_eq!(out.lost.len(), 1, "{:#?}", out.findings);
+        assert_eq!(out.lost[0].snapshot, 3);
+        out.lost[0].files.clone()
+    }
+
+    fn lost_finding(out: &ChangelogFindings) -> &Finding {
+        let lost: Vec<&Finding> = out
+            .findings
+            .iter()
+            .filter(|f| f.code == Code::LostChangelog)
+            .collect();
+        assert_eq!(lost.len(), 1, "{:#?}", out.findings);
+        lost[0]
+    }
+
+    fn codes(out: &ChangelogFindings) -> Vec<(Code, Option<i64>)> {
+        out.findings.iter().map(|f| (f.code, f.snapshot)).collect()
+    }
+
+    /// Without the snapshot's files, its record count says whether it wrote rows.
+    #[test]
+    fn an_append_whose_files_are_unknown_is_judged_by_its_record_count() {
+        let scene = Scene {
+            t: timeline(&LOOKUP, &[(1, "APPEND", "w", 1, HOUR)], &[]),
+            branch: None,
+            root: None,
+            temps: Vec::new(),
+            unknowable: Unknowable::default(),
+        };
+        let out = scene.run();
+        assert_eq!(codes(&out), [(Code::PendingChangelog, Some(1))]);
+        assert!(out.lost.is_empty());
+    }
+
+    /// Without the files, only the writer's last APPEND is pending: an earlier one was followed
+    /// by the writer's next commit, and nothing tells whether its files were compacted.
+    #[test]
+    fn without_files_only_the_writers_last_append_is_pending() {
+        let snaps = [(1, "APPEND", "w", 1, HOUR), (2, "APPEND", "w", 2, 2 * HOUR)];
+        let scene = Scene {
+            t: timeline(&LOOKUP, &snaps, &[]),
+            branch: None,
+            root: None,
+            temps: Vec::new(),
+            unknowable: Unknowable::default(),
+        };
+        let out = scene.run();
+        assert_eq!(codes(&out), [(Code::PendingChangelog, Some(2))]);
+        assert_eq!(out.findings[0].related_snapshots, [2]);
+    }
+
+    /// A temp file holding the COMPACT is proof on its own, even when the APPEND's files are
+    /// unknown; the rows are then counted from the snapshot's record count.
+    #[test]
+    fn a_temp_compact_alone_proves_the_loss_and_counts_the_snapshots_records() {
+        let path = "snapshot/.snapshot-5.aaaa.tmp".to_string();
+        let scene = Scene {
+            t: timeline(&LOOKUP, &SNAPSHOTS, &[]),
+            branch: None,
+            root: None,
+            temps: vec![(path.clone(), snapshot("COMPACT", "w", 2))],
+            unknowable: Unknowable::default(),
+        };
+        let out = scene.run();
+        assert_eq!(lost_files(&out), [path]);
+        let f = lost_finding(&out);
+        assert!(
+            f.message
+                .contains("the changelog for its 1 row was not committed"),
+            "{}",
+            f.message
+        );
+    }
+
+    /// A temp snapshot is evidence only when it is the COMPACT of this user and identifier.
+    #[test]
+    fn only_a_temp_compact_of_the_same_commit_is_evidence() {
+        let mut scene = Scene::new(RootFiles::default());
+        scene.temps = vec![
+            (
+                "snapshot/.snapshot-5.a.tmp".into(),
+                snapshot("COMPACT", "other", 7),
+            ),
+            (
+                "snapshot/.snapshot-5.b.tmp".into(),
+                snapshot("APPEND", "other", 2),
+            ),
+            (
+                "snapshot/.snapshot-5.c.tmp".into(),
+                snapshot("COMPACT", "w", 9),
+            ),
+        ];
+        let out = scene.run();
+        assert!(out.lost.is_empty(), "{:#?}", out.findings);
+        // Pending, and without bucket directories in the artifact, beyond telling.
+        assert_eq!(codes(&out), [(Code::ArtifactIncomplete, Some(3))]);
+    }
+
+    /// An unpublished commit of the same committer that compacts the APPEND's file and adds
+    /// changelog proves the loss alone; its changelog file joins the lost files by its path.
+    #[test]
+    fn a_ghost_commit_alone_proves_the_loss() {
+        let changelog = format!("changelog-{V}-0.parquet");
+        let root = RootFiles {
+            orphans: vec![
+                orphan(
+                    &format!("bucket-0/data-{W}-0.parquet"),
+                    OrphanKind::Data,
+                    None,
+                ),
+                orphan(
+                    &format!("bucket-0/{changelog}"),
+                    OrphanKind::Changelog,
+                    None,
+                ),
+            ],
+            ghosts: vec![ghost(
+                "g",
+                vec![
+                    entry(FileKind::Delete, &format!("data-{U}-0.parquet"), 0),
+                    entry(FileKind::Add, &changelog, 0),
+                ],
+                &[("main", 3)],
+            )],
+            ..RootFiles::default()
+        };
+        let out = Scene::new(root).run();
+        assert_eq!(
+            lost_files(&out),
+            [
+                "manifest/manifest-list-g-0".to_string(),
+                "manifest/manifest-g-0".to_string(),
+                format!("bucket-0/{changelog}"),
+            ]
+        );
+        assert!(out.explained.contains("manifest/manifest-g-0"));
+    }
+
+    /// A ghost commit is this commit's when the same committer wrote snapshot 3's lists (on
+    /// this branch) or when it deletes the APPEND's files; other ghosts are not evidence.
+    #[test]
+    fn a_ghost_is_the_commits_by_its_sibling_snapshot_or_its_deletes() {
+        let root = RootFiles {
+            ghosts: vec![
+                ghost(
+                    "g",
+                    vec![
+                        entry(FileKind::Delete, &format!("data-{W}-0.parquet"), 0),
+                        entry(FileKind::Add, &format!("changelog-{V}-0.parquet"), 0),
+                    ],
+                    &[("main", 3)],
+                ),
+                ghost(
+                    "earlier",
+                    vec![entry(FileKind::Add, &format!("changelog-{V}-1.parquet"), 0)],
+                    &[("main", 1)],
+                ),
+                ghost(
+                    "branch",
+                    vec![entry(FileKind::Add, &format!("changelog-{V}-2.parquet"), 0)],
+                    &[("b1", 3)],
+                ),
+            ],
+            ..RootFiles::default()
+        };
+        let out = Scene::new(root).run();
+        assert_eq!(
+            lost_files(&out),
+            ["manifest/manifest-list-g-0", "manifest/manifest-g-0"]
+        );
+        let f = lost_finding(&out);
+        let line = format!(
+            "describe a commit that deletes 1 file (none of them the APPEND's) and adds changelog changelog-{V}-0.parquet (5 rows)"
+        );
+        assert!(
+            f.evidence.iter().any(|e| e.contains(&line)),
+            "{:#?}",
+            f.evidence
+        );
+        assert!(
+            f.evidence.iter().any(|e| e.starts_with(&format!(
+                "changelog-{V}-0.parquet, named by the unpublished commit, is not in the artifact"
+            ))),
+            "{:#?}",
+            f.evidence
+        );
+    }
+
+    /// A ghost commit that deletes the APPEND's files is its lost COMPACT even when it names no
+    /// changelog (and no sibling snapshot ties it).
+    #[test]
+    fn a_ghost_that_compacts_the_append_without_changelog_is_still_its_evidence() {
+        let root = RootFiles {
+            orphans: vec![own_changelog()],
+            ghosts: vec![ghost(
+                "d",
+                vec![entry(FileKind::Delete, &format!("data-{U}-0.parquet"), 0)],
+                &[],
+            )],
+            ..RootFiles::default()
+        };
+        let out = Scene::new(root).run();
+        assert_eq!(
+            lost_files(&out),
+            [
+                own_changelog().relative,
+                "manifest/manifest-list-d-0".to_string(),
+                "manifest/manifest-d-0".to_string(),
+            ]
+        );
+        let f = lost_finding(&out);
+        assert!(
+            f.evidence.iter().any(|e| e
+                .contains("(among them the APPEND's level-0 files) and adds changelog nothing")),
+            "{:#?}",
+            f.evidence
+        );
+    }
+
+    /// An unknowable window from 2.6 h (± 1 s): files written then may be an unreadable
+    /// snapshot's.
+    fn unknowable_at_2_6h() -> Unknowable {
+        let at = 2 * HOUR + 6 * HOUR / 10;
+        Unknowable {
+            windows: vec![(99, Some(at - 1_000), Some(at + 1_000))],
+            everything: false,
+            zip_offset: None,
+        }
+    }
+
+    /// Orphan changelog files are evidence when the APPEND's writer instance wrote them, or
+    /// when they are in its bucket and its window; not when they may be an unreadable
+    /// snapshot's, nor when only the time fits (another bucket, another writer).
+    #[test]
+    fn orphans_are_evidence_only_when_tied_to_the_writer_or_its_bucket_and_window() {
+        let root = RootFiles {
+            orphans: vec![
+                own_changelog(),
+                orphan(
+                    &format!("bucket-0/changelog-{U}-1.parquet"),
+                    OrphanKind::Changelog,
+                    Some(2 * HOUR + 6 * HOUR / 10),
+                ),
+                orphan(
+                    &format!("bucket-1/changelog-{W}-0.parquet"),
+                    OrphanKind::Changelog,
+                    Some(3 * HOUR),
+                ),
+                orphan(
+                    &format!("bucket-0/changelog-{W}-1.parquet"),
+                    OrphanKind::Changelog,
+                    Some(3 * HOUR + HOUR / 2),
+                ),
+                orphan(
+                    &format!("bucket-0/changelog-{W}-2.parquet"),
+                    OrphanKind::Changelog,
+                    Some(5 * HOUR),
+                ),
+            ],
+            data_files_by_name: BucketFiles::of_paths(&[&format!(
+                "db.db/t/bucket-0/data-{U}-0.parquet"
+            )]),
+            ..RootFiles::default()
+        };
+        let mut scene = Scene::new(root);
+        scene.unknowable = unknowable_at_2_6h();
+        let out = scene.run();
+        assert_eq!(
+            lost_files(&out),
+            [
+                own_changelog().relative,
+                format!("bucket-0/changelog-{W}-1.parquet")
+            ]
+        );
+        let f = lost_finding(&out);
+        assert!(
+            f.evidence.iter().any(|e| e.ends_with(
+                "references it; written in the same bucket within the commit's time window"
+            )),
+            "{:#?}",
+            f.evidence
+        );
+        assert!(
+            f.evidence.iter().any(|e| e.ends_with(
+                "no snapshot, tag or long-lived changelog references it; written by the same writer instance as the APPEND's files, within the commit's time window"
+            )),
+            "{:#?}",
+            f.evidence
+        );
+    }
+
+    fn index_manifest(
+        name: &str,
+        hours_x10: i64,
+        entries: &[(FileKind, &str, i32, &str)],
+    ) -> OrphanIndexManifest {
+        OrphanIndexManifest {
+            relative: format!("manifest/{name}"),
+            entries: entries
+                .iter()
+                .map(|(kind, index_type, bucket, file)| IndexManifestEntry {
+                    version: 1,
+                    kind: *kind,
+                    partition: Vec::new(),
+                    bucket: *bucket,
+                    index_type: index_type.to_string(),
+                    file_name: file.to_string(),
+                    file_size: 10,
+                    row_count: 1,
+                    deletion_vector_ranges: None,
+                    external_path: None,
+                })
+                .collect(),
+            modified: Some(FileTime::Utc(hours_x10 * HOUR / 10)),
+        }
+    }
+
+    /// The lost COMPACT's deletion vectors: an unreferenced index manifest written in the
+    /// commit window (after the writer's previous snapshot at 2 h, before its next at 4 h, ± 2
+    /// s) that adds a deletion-vector file for the APPEND's bucket. Not one written before or
+    /// after the window, nor one that may be an unreadable snapshot's, nor the entries that are
+    /// a DELETE, another index type or another bucket.
+    #[test]
+    fn the_lost_compacts_deletion_vectors_are_written_in_its_window_for_its_buckets() {
+        const DV: &str = "DELETION_VECTORS";
+        let files = ["A", "B", "C", "D", "E", "F", "G"];
+        let mut orphans = vec![own_changelog()];
+        orphans.extend(
+            files
+                .iter()
+                .map(|f| orphan(&format!("index/index-{f}"), OrphanKind::Index, None)),
+        );
+        let root = RootFiles {
+            orphans,
+            orphan_index_manifests: vec![
+                // Between the writer's previous snapshot and the APPEND: the lost COMPACT's.
+                index_manifest("im-a", 25, &[(FileKind::Add, DV, 0, "index-A")]),
+                // Before the writer's previous snapshot, after its next, in the unknowable
+                // window.
+                index_manifest("im-b", 19, &[(FileKind::Add, DV, 0, "index-B")]),
+                index_manifest("im-c", 41, &[(FileKind::Add, DV, 0, "index-C")]),
+                index_manifest("im-d", 26, &[(FileKind::Add, DV, 0, "index-D")]),
+                // In the window, none of its entries the APPEND's deletion vectors.
+                index_manifest(
+                    "im-e",
+                    30,
+                    &[
+                        (FileKind::Delete, DV, 0, "index-E"),
+                        (FileKind::Add, "HASH", 0, "index-F"),
+                        (FileKind::Add, DV, 7, "index-G"),
+                    ],
+                ),
+            ],
+            ..RootFiles::default()
+        };
+        let mut scene = Scene::new(root);
+        scene.unknowable = unknowable_at_2_6h();
+        let out = scene.run();
+        assert_eq!(
+            lost_files(&out),
+            [
+                own_changelog().relative,
+                "manifest/im-a".to_string(),
+                "index/index-A".to_string(),
+            ]
+        );
+    }
+
+    /// A later snapshot that compacted the APPEND's files without changelog is told apart
+    /// from a partial loss.
+    #[test]
+    fn a_later_compaction_without_changelog_is_not_a_partial_loss() {
+        let mut scene = Scene::new(RootFiles {
+            orphans: vec![own_changelog()],
+            ..RootFiles::default()
+        });
+        if let Some(b) = scene.branch.as_mut() {
+            b.snapshots.insert(
+                4,
+                SnapshotFiles {
+                    delta: vec![entry(FileKind::Delete, &format!("data-{U}-0.parquet"), 0)],
+                    changelog: Vec::new(),
+                    complete: true,
+                },
+            );
+        }
+        let out = scene.run();
+        let f = lost_finding(&out);
+        assert_eq!(f.related_snapshots, [4]);
+        assert!(
+            f.evidence.iter().any(|e| e
+                == "snapshot 4 later compacted these files without producing changelog for them"),
+            "{:#?}",
+            f.evidence
+        );
+        assert!(!f.evidence.iter().any(|e| e.starts_with("partial loss")));
+    }
+
+    /// An unreadable snapshot between the APPEND and the writer's next commit may be its
+    /// COMPACT half: then nothing can be told. One before the APPEND or after the writer's next
+    /// commit blocks nothing.
+    #[test]
+    fn only_an_unreadable_snapshot_before_the_writers_next_blocks_the_verdict() {
+        let garbage = [("snapshot/snapshot-2", "{not json")];
+        let blocked = |snaps: &[(i64, &str, &str, i64, i64)]| {
+            let scene = Scene {
+                t: timeline_with_files(&LOOKUP, snaps, &[], &garbage),
+                branch: None,
+                root: None,
+                temps: Vec::new(),
+                unknowable: Unknowable::default(),
+            };
+            let out = scene.run();
+            out.findings
+                .iter()
+                .filter(|f| f.code == Code::ArtifactIncomplete)
+                .map(|f| (f.snapshot, f.related_snapshots.clone()))
+                .collect::<Vec<_>>()
+        };
+        // Between APPEND 1 and the writer's next commit 3.
+        let between = blocked(&[(1, "APPEND", "w", 1, HOUR), (3, "APPEND", "w", 2, 3 * HOUR)]);
+        assert_eq!(between, [(Some(1), vec![2])]);
+        // Before APPEND 3, the writer's last; after APPEND 1's next commit.
+        let around = blocked(&[
+            (1, "APPEND", "w", 1, HOUR),
+            (3, "APPEND", "w", 2, 3 * HOUR),
+            (4, "APPEND", "w", 3, 4 * HOUR),
+        ]);
+        assert_eq!(around, [(Some(1), vec![2])]);
+        let after = blocked(&[
+            (3, "APPEND", "w", 2, 3 * HOUR),
+            (4, "APPEND", "w", 3, 4 * HOUR),
+        ]);
+        assert!(after.is_empty(), "{after:?}");
     }
 }

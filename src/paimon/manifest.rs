@@ -135,6 +135,25 @@ impl DataFileMeta {
     }
 }
 
+#[cfg(test)]
+impl DataFileMeta {
+    /// A file for the checks' unit tests: its name, level and row count (the rest empty).
+    pub(crate) fn for_test(file_name: &str, level: i32, row_count: i64) -> Self {
+        DataFileMeta {
+            file_name: file_name.into(),
+            file_size: 100,
+            row_count,
+            min_sequence_number: 0,
+            max_sequence_number: 0,
+            level,
+            file_source: None,
+            keys: Box::default(),
+            max_key_at: 0,
+            rare: None,
+        }
+    }
+}
+
 /// One entry of a manifest file: the fields the checks read. `_VERSION` is checked and
 /// `_TOTAL_BUCKETS` validated while decoding, neither kept.
 ///

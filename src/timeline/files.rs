@@ -1189,6 +1189,19 @@ impl BucketFiles {
     }
 }
 
+#[cfg(test)]
+impl BucketFiles {
+    /// The files at these artifact paths (in path order), for the checks' unit tests.
+    pub(crate) fn of_paths(paths: &[&str]) -> Self {
+        let mut b = BucketFiles::default();
+        for p in paths {
+            b.push(p);
+        }
+        b.finish();
+        b
+    }
+}
+
 /// Merges entries in order: ADD puts a file, DELETE removes it (`FileEntry.mergeEntries`).
 pub fn merge<'a>(entries: impl Iterator<Item = &'a EntryRef>) -> Vec<EntryRef> {
     let mut live: BTreeMap<FileKey, EntryRef> = BTreeMap::new();

@@ -491,6 +491,17 @@ pub(crate) mod testkit {
         snapshots: &[(i64, &str, &str, i64, i64)],
         consumers: &[(&str, i64)],
     ) -> Timeline {
+        timeline_with_files(options, snapshots, consumers, &[])
+    }
+
+    /// [`timeline`], with more files of the table (path under `db.db/t/`, content), e.g. an
+    /// unreadable snapshot.
+    pub fn timeline_with_files(
+        options: &[(&str, &str)],
+        snapshots: &[(i64, &str, &str, i64, i64)],
+        consumers: &[(&str, i64)],
+        raw: &[(&str, &str)],
+    ) -> Timeline {
         let mut files = Vec::new();
         let mut add = |path: String, body: String| {
             files.push(HostFile {
@@ -523,6 +534,9 @@ pub(crate) mod testkit {
                 format!("db.db/t/consumer/consumer-{id}"),
                 format!(r#"{{"nextSnapshot": {next}}}"#),
             );
+        }
+        for (path, body) in raw {
+            add(format!("db.db/t/{path}"), (*body).to_string());
         }
         let artifact = Artifact::open(
             vec![Input::Folder {
