@@ -185,27 +185,34 @@ pub struct Model {
     pub domain: (f64, f64),
 }
 
-fn ray_snapshot(marker: Option<&str>) -> Option<i64> {
-    marker?.split(':').next()?.trim().parse().ok()
+/// The [`LOST`] / [`PENDING`] / [`OTHER_FINDING`] bits of each snapshot a finding names.
+fn flags_by_snapshot(table: &TableReport) -> HashMap<i64, u8> {
+    let mut flag_of: HashMap<i64, u8> = HashMap::new();
+    for f in &table.findings {
+        if let Some(id) = f.snapshot {
+            let bit = match f.code {
+                Code::LostChangelog => LOST,
+                Code::PendingChangelog => PENDING,
+                _ => OTHER_FINDING,
+            };
+            *flag_of.entry(id).or_default() |= bit;
+        }
+    }
+    flag_of
 }
 
-impl Model {
-    /// Prepares `table`.
-    pub fn new(table: &TableReport) -> Model {
-        let mut order: Vec<usize> = (0..table.snapshots.len()).collect();
-        order.sort_by_key(|&i| table.snapshots.get(i).map(|s| s.id));
-        let mut flag_of: HashMap<i64, u8> = HashMap::new();
-        for f in &table.findings {
-            if let Some(id) = f.snapshot {
-                let bit = match f.code {
-                    Code::LostChangelog => LOST,
-                    Code::PendingChangelog => PENDING,
-                    _ => OTHER_FINDING,
-                };
-                *flag_of.entry(id).or_default() |= bit;
-            }
-        }
-        // Lanes: the most active commit users keep their own lane.
+/// The lanes of a table: one per commit user, in order of first commit; past [`MAX_LANES`],
+/// the most active users keep theirs and the rest share a folded lane, last.
+struct Lanes<'t> {
+    /// Lane labels.
+    labels: Vec<String>,
+    /// The lane of each user that has one (the others are on the folded lane).
+    of_user: HashMap<&'t str, usize>,
+}
+
+impl<'t> Lanes<'t> {
+    /// The lanes of `table`, whose snapshots `order` lists by id.
+    fn of(table: &'t TableReport, order: &[usize]) -> Lanes<'t> {
         let mut users: Vec<(&str, usize, usize)> = Vec::new(); // (user, first position, count)
         let mut user_ix: HashMap<&str, usize> = HashMap::new();
         for (pos, &i) in order.iter().enumerate() {
@@ -224,12 +231,14 @@ impl Model {
                 }
             }
         }
-        let mut lanes: Vec<String> = Vec::new();
-        let mut lane_of_user: HashMap<&str, usize> = HashMap::new();
+        let mut lanes = Lanes {
+            labels: Vec::new(),
+            of_user: HashMap::new(),
+        };
         if users.len() <= MAX_LANES {
             for (u, _, _) in &users {
-                lane_of_user.insert(u, lanes.len());
-                lanes.push((*u).to_string());
+                lanes.of_user.insert(u, lanes.labels.len());
+                lanes.labels.push((*u).to_string());
             }
         } else {
             let mut by_count = users.clone();
@@ -238,27 +247,81 @@ impl Model {
                 by_count.iter().take(MAX_LANES - 1).copied().collect();
             kept.sort_by_key(|u| u.1);
             for (u, _, _) in &kept {
-                lane_of_user.insert(u, lanes.len());
-                lanes.push((*u).to_string());
+                lanes.of_user.insert(u, lanes.labels.len());
+                lanes.labels.push((*u).to_string());
             }
-            lanes.push(format!("{} other commit users", users.len() - kept.len()));
+            lanes
+                .labels
+                .push(format!("{} other commit users", users.len() - kept.len()));
         }
-        let folded = lanes.len().saturating_sub(1);
+        lanes
+    }
+}
+
+/// The id range drawn when zoomed out fully: every position the drawing shows (snapshots
+/// `ids`, the table's ends and hints, consumers, tags, long-lived changelogs, engine
+/// checkpoints), padded, at least [`MIN_SPAN`] wide.
+fn domain(table: &TableReport, ids: &[i64]) -> (f64, f64) {
+    let mut points: Vec<i64> = Vec::new();
+    points.extend(ids.first());
+    points.extend(ids.last());
+    points.extend(table.earliest);
+    points.extend(table.latest);
+    points.extend(table.hints.earliest);
+    points.extend(table.hints.latest);
+    points.extend(table.consumers.iter().filter_map(|c| c.next_snapshot));
+    points.extend(table.tags.iter().filter_map(|t| t.snapshot));
+    if let Some(r) = table.long_lived_changelogs {
+        points.push(r.first);
+        points.push(r.last);
+    }
+    for s in &table.spark_checkpoints {
+        points.extend(spark_position(s));
+        points.extend(s.planned_offset.map(|o| o.snapshot_id));
+    }
+    for r in &table.ray_checkpoints {
+        points.extend(ray_snapshot(r.generation_marker.as_deref()));
+    }
+    let (Some(lo), Some(hi)) = (points.iter().min(), points.iter().max()) else {
+        return (0.0, 1.0);
+    };
+    let (lo, hi) = (*lo as f64, *hi as f64);
+    let pad = ((hi - lo) * 0.02).max(1.0);
+    if (hi + pad) - (lo - pad) < MIN_SPAN {
+        let c = (lo + hi) / 2.0;
+        return (c - MIN_SPAN / 2.0, c + MIN_SPAN / 2.0);
+    }
+    (lo - pad, hi + pad)
+}
+
+fn ray_snapshot(marker: Option<&str>) -> Option<i64> {
+    marker?.split(':').next()?.trim().parse().ok()
+}
+
+impl Model {
+    /// Prepares `table`: its snapshots in id order, each on its commit user's lane, flagged by
+    /// the findings that name it, and the id range every position of interest spans.
+    pub fn new(table: &TableReport) -> Model {
+        let mut order: Vec<usize> = (0..table.snapshots.len()).collect();
+        order.sort_by_key(|&i| table.snapshots.get(i).map(|s| s.id));
+        let flag_of = flags_by_snapshot(table);
+        let Lanes { labels, of_user } = Lanes::of(table, &order);
+        let folded = labels.len().saturating_sub(1);
         let mut m = Model {
             ids: Vec::with_capacity(order.len()),
             src: Vec::with_capacity(order.len()),
             lane: Vec::with_capacity(order.len()),
             kind: Vec::with_capacity(order.len()),
             flags: Vec::with_capacity(order.len()),
-            members: vec![Vec::new(); lanes.len()],
-            lanes,
+            members: vec![Vec::new(); labels.len()],
+            lanes: labels,
             domain: (0.0, 1.0),
         };
         for &i in &order {
             let Some(s) = table.snapshots.get(i) else {
                 continue;
             };
-            let lane = lane_of_user
+            let lane = of_user
                 .get(s.commit_user.as_str())
                 .copied()
                 .unwrap_or(folded);
@@ -271,36 +334,7 @@ impl Model {
             m.kind.push(Kind::parse(&s.kind));
             m.flags.push(flag_of.get(&s.id).copied().unwrap_or(0));
         }
-        // The domain: every position the drawing shows.
-        let mut points: Vec<i64> = Vec::new();
-        points.extend(m.ids.first());
-        points.extend(m.ids.last());
-        points.extend(table.earliest);
-        points.extend(table.latest);
-        points.extend(table.hints.earliest);
-        points.extend(table.hints.latest);
-        points.extend(table.consumers.iter().filter_map(|c| c.next_snapshot));
-        points.extend(table.tags.iter().filter_map(|t| t.snapshot));
-        if let Some(r) = table.long_lived_changelogs {
-            points.push(r.first);
-            points.push(r.last);
-        }
-        for s in &table.spark_checkpoints {
-            points.extend(spark_position(s));
-            points.extend(s.planned_offset.map(|o| o.snapshot_id));
-        }
-        for r in &table.ray_checkpoints {
-            points.extend(ray_snapshot(r.generation_marker.as_deref()));
-        }
-        if let (Some(lo), Some(hi)) = (points.iter().min(), points.iter().max()) {
-            let (lo, hi) = (*lo as f64, *hi as f64);
-            let pad = ((hi - lo) * 0.02).max(1.0);
-            m.domain = (lo - pad, hi + pad);
-            if m.domain.1 - m.domain.0 < MIN_SPAN {
-                let c = (lo + hi) / 2.0;
-                m.domain = (c - MIN_SPAN / 2.0, c + MIN_SPAN / 2.0);
-            }
-        }
+        m.domain = domain(table, &m.ids);
         m
     }
 
