@@ -175,8 +175,8 @@ pub struct ManifestEntry {
 
 #[cfg(test)]
 impl ManifestEntry {
-    /// An entry of the file `name` at `level` in `partition`/`bucket`, every other field empty
-    /// (for tests of what is built from entries).
+    /// An entry of the file `name` at `level` in `partition`/`bucket`
+    /// ([`DataFileMeta::for_test`]), for tests of what is built from entries.
     pub(crate) fn for_test(
         kind: FileKind,
         partition: &[u8],
@@ -188,18 +188,7 @@ impl ManifestEntry {
             kind,
             partition: Arc::from(partition),
             bucket,
-            file: DataFileMeta {
-                file_name: Arc::from(name),
-                file_size: 0,
-                row_count: 0,
-                min_sequence_number: 0,
-                max_sequence_number: 0,
-                level,
-                file_source: None,
-                keys: Box::default(),
-                max_key_at: 0,
-                rare: None,
-            },
+            file: DataFileMeta::for_test(name, level, 0),
         }
     }
 }

@@ -1454,11 +1454,7 @@ mod tests {
             .collect();
         let mut sorted = paths.clone();
         sorted.sort();
-        let mut files = BucketFiles::default();
-        for p in &sorted {
-            files.push(p);
-        }
-        files.finish();
+        let files = BucketFiles::of_paths(&sorted.iter().map(String::as_str).collect::<Vec<_>>());
         assert_eq!(files.len(), 3000);
         for n in [0, 1, 499, 999] {
             let name = format!("data-{n}.parquet");
