@@ -129,13 +129,14 @@ fn walk(dir: &Path, rel: &str, out: &mut Vec<HostFile>, limits: &Limits) -> Resu
                 ));
             }
             let path = child.path();
-            let modified_millis = child
-                .metadata()
-                .ok()
+            // One `stat` per file (a wide table's folder holds hundreds of thousands).
+            let meta = child.metadata().ok();
+            let modified_millis = meta
+                .as_ref()
                 .and_then(|m| m.modified().ok())
                 .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
                 .and_then(|d| i64::try_from(d.as_millis()).ok());
-            let size = child.metadata().map(|m| m.len()).unwrap_or(0);
+            let size = meta.map_or(0, |m| m.len());
             out.push(HostFile {
                 path: child_rel,
                 modified_millis,
