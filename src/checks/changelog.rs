@@ -900,7 +900,6 @@ pub fn display_identifier(i: i64) -> String {
 #[cfg(test)]
 mod tests {
     use std::rc::Rc;
-    use std::sync::Arc;
 
     use super::*;
     use crate::findings::ClockSource;
@@ -927,12 +926,12 @@ mod tests {
     ];
 
     fn entry(kind: FileKind, name: &str, bucket: i32) -> EntryRef {
-        Rc::new(ManifestEntry {
+        Rc::new(ManifestEntry::for_test(
             kind,
-            partition: Arc::from(&[][..]),
+            &[],
             bucket,
-            file: DataFileMeta::for_test(name, 0, 5),
-        })
+            DataFileMeta::for_test(name, 0, 5),
+        ))
     }
 
     /// The APPEND's one level-0 file, `data-U-0.parquet` in bucket 0.
@@ -1265,13 +1264,17 @@ mod tests {
 
     /// An unknowable window from 2.6 h (± 1 s): files written then may be an unreadable
     /// snapshot's.
-    fn unknowable_at_2_6h() -> Unknowable {
+    /// The check on `root`, beside an unreadable snapshot (99) whose write time may be 2.6 h:
+    /// what was written then may be its, not the lost COMPACT's.
+    fn run_beside_an_unreadable_snapshot_at_2_6h(root: RootFiles) -> ChangelogFindings {
         let at = 2 * HOUR + 6 * HOUR / 10;
-        Unknowable {
+        let mut scene = Scene::new(root);
+        scene.unknowable = Unknowable {
             windows: vec![(99, Some(at - 1_000), Some(at + 1_000))],
             everything: false,
             zip_offset: None,
-        }
+        };
+        scene.run()
     }
 
     /// Orphan changelog files are evidence when the APPEND's writer instance wrote them, or
@@ -1308,9 +1311,7 @@ mod tests {
             )]),
             ..RootFiles::default()
         };
-        let mut scene = Scene::new(root);
-        scene.unknowable = unknowable_at_2_6h();
-        let out = scene.run();
+        let out = run_beside_an_unreadable_snapshot_at_2_6h(root);
         assert_eq!(
             lost_files(&out),
             [
@@ -1399,9 +1400,7 @@ mod tests {
             ],
             ..RootFiles::default()
         };
-        let mut scene = Scene::new(root);
-        scene.unknowable = unknowable_at_2_6h();
-        let out = scene.run();
+        let out = run_beside_an_unreadable_snapshot_at_2_6h(root);
         assert_eq!(
             lost_files(&out),
             [

@@ -175,20 +175,19 @@ pub struct ManifestEntry {
 
 #[cfg(test)]
 impl ManifestEntry {
-    /// An entry of the file `name` at `level` in `partition`/`bucket`
-    /// ([`DataFileMeta::for_test`]), for tests of what is built from entries.
+    /// An entry of `file` (e.g. [`DataFileMeta::for_test`]) in `partition`/`bucket`, for tests
+    /// of what is built from entries.
     pub(crate) fn for_test(
         kind: FileKind,
         partition: &[u8],
         bucket: i32,
-        name: &str,
-        level: i32,
+        file: DataFileMeta,
     ) -> ManifestEntry {
         ManifestEntry {
             kind,
             partition: Arc::from(partition),
             bucket,
-            file: DataFileMeta::for_test(name, level, 0),
+            file,
         }
     }
 }

@@ -1070,8 +1070,9 @@ fn list_bucket_files(artifact: &Artifact, root: &str, out: &mut RootFiles) {
 /// The files in a root's bucket directories, looked up by name: [`RootFiles::data_files_by_name`].
 ///
 /// A wide table has hundreds of thousands of them, so each is kept in ~70 bytes (its name once
-/// in one buffer, its directory as the index of a directory kept once, a hash of its name) where
-/// a map from each name to its cloned paths took ~350 (`BENCHMARKS.md`, "Wide tables").
+/// in one buffer, its directory as the index of a directory kept once, two slots of a name
+/// table) where a map from each name to its cloned paths took ~350 (`BENCHMARKS.md`, "Wide
+/// tables").
 #[derive(Debug, Clone, Default)]
 pub struct BucketFiles {
     /// The directories (artifact paths), each once.
@@ -1384,7 +1385,10 @@ mod tests {
 
     #[test]
     fn the_latest_live_set_answers_by_partition_bucket_name_and_level() {
-        let e = |kind, p: &[u8], b, n: &str, l| Rc::new(ManifestEntry::for_test(kind, p, b, n, l));
+        let file = |n: &str, l| crate::paimon::manifest::DataFileMeta::for_test(n, l, 0);
+        let e = |kind, p: &[u8], b, n: &str, l| {
+            Rc::new(ManifestEntry::for_test(kind, p, b, file(n, l)))
+        };
         let (add, del) = (FileKind::Add, FileKind::Delete);
         let history = [
             e(add, b"p1", 0, "a", 0),
@@ -1403,7 +1407,7 @@ mod tests {
             live_latest: Some(merge(history.iter())),
             ..BranchFiles::default()
         };
-        let probe = |p: &[u8], bucket, n: &str| ManifestEntry::for_test(add, p, bucket, n, 0);
+        let probe = |p: &[u8], bucket, n: &str| ManifestEntry::for_test(add, p, bucket, file(n, 0));
         let answers = |p: &[u8], bucket, n: &str| {
             let x = probe(p, bucket, n);
             (b.live_at_latest(&x), b.live_at_level0(&x))
