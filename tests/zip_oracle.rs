@@ -16,7 +16,12 @@
 //! * **paths**: the core normalises entry names (`./` and duplicate `/` removed) and refuses
 //!   hostile ones (`..`, absolute, NUL) as problems; such entries are compared after the same
 //!   normalisation or must be among the core's problems.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
 
 use std::collections::BTreeMap;
 use std::io::{Cursor, Read};
@@ -25,6 +30,9 @@ use std::rc::Rc;
 
 use prv::source::{Artifact, Input};
 use prv::Limits;
+
+mod common;
+use common::zipwriter::{extended_timestamp, Entry};
 
 /// What one reader found in one zip: path -> (declared size, CRC-32, bytes or the read error).
 type Listing = BTreeMap<String, (u64, u32, Result<Vec<u8>, String>)>;
@@ -118,7 +126,12 @@ fn core(data: &[u8]) -> Option<(Listing, Vec<String>)> {
 
 /// Compares the two readers on one zip; returns the differences, described.
 fn compare(path: &Path) -> Vec<String> {
-    let data = std::fs::read(path).unwrap();
+    compare_bytes(&std::fs::read(path).unwrap())
+}
+
+/// [`compare`] on a zip's bytes.
+fn compare_bytes(data: &[u8]) -> Vec<String> {
+    let data = data.to_vec();
     let mut theirs = Listing::new();
     let oracle_ok = oracle(&data, "", &mut theirs).is_some();
     let mut diffs = Vec::new();
@@ -243,4 +256,35 @@ fn the_hostile_zips_are_compared_too() {
         .filter(|p| p.to_string_lossy().contains("fuzz-regressions"))
         .count();
     assert!(hostile >= 10, "only {hostile} hostile zips compared");
+}
+
+/// The core reads a central directory a window (1 MiB) at a time: one of 3.4 MB, whose entries
+/// (names of 1 to 700 bytes, some with an extra field) end at every offset and cross the
+/// window's edges, is listed and read as the oracle does, every file of it.
+#[test]
+fn a_central_directory_larger_than_the_read_window_agrees() {
+    let entries: Vec<Entry> = (0..9_000u32)
+        .map(|i| {
+            let long = "n".repeat((i as usize * 37) % 700);
+            let mut e = Entry::new(
+                &format!("t/bucket-{}/{long}-{i}", i % 7),
+                i.to_le_bytes().to_vec(),
+            );
+            if i % 3 == 0 {
+                e.extra = extended_timestamp(1_700_000_000 + i64::from(i));
+            }
+            e
+        })
+        .collect();
+    let data = common::zip_bytes(&entries);
+    assert!(data.len() > 3 << 20, "{} bytes", data.len());
+    let (ours, problems) = core(&data).expect("the core opens it");
+    assert_eq!((ours.len(), problems.len()), (9_000, 0), "{problems:?}");
+    let diffs = compare_bytes(&data);
+    assert!(
+        diffs.is_empty(),
+        "{} differences:\n{}",
+        diffs.len(),
+        diffs.join("\n")
+    );
 }

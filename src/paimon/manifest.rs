@@ -5,8 +5,9 @@
 //! fields added by later versions come out as `None` for older files. Key and value statistics
 //! are skipped; the other fields no check reads are validated but not kept ([`DataFileMeta`]).
 
+use std::borrow::Borrow;
 use std::collections::hash_map::Entry;
-use std::hash::Hash;
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 use crate::error::{Error, Result};
@@ -159,7 +160,9 @@ impl DataFileMeta {
 ///
 /// The partition is shared between the entries of a manifest with the same partition (a table
 /// has few partitions and millions of entries), and [`ManifestEntry::share`] shares it and the
-/// file name further (the ADD and the DELETE of a file).
+/// whole file description further: a file's ADD, its DELETE and its copies in the manifests a
+/// manifest merge rewrites describe it alike (on a 472k-file table, 1.09M entries hold 630k
+/// distinct descriptions; `BENCHMARKS.md`, "One description per file").
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ManifestEntry {
     /// `_KIND`.
@@ -169,8 +172,8 @@ pub struct ManifestEntry {
     pub partition: Arc<[u8]>,
     /// `_BUCKET` (−2 = postpone bucket).
     pub bucket: i32,
-    /// `_FILE`.
-    pub file: DataFileMeta,
+    /// `_FILE` (shared, see above).
+    pub file: Arc<DataFileMeta>,
 }
 
 #[cfg(test)]
@@ -187,18 +190,19 @@ impl ManifestEntry {
             kind,
             partition: Arc::from(partition),
             bucket,
-            file,
+            file: Arc::new(file),
         }
     }
 }
 
-/// One copy of each distinct partition and file name, shared by the entries that hold it
-/// ([`ManifestEntry::share`]).
+/// One copy of each distinct partition and file description, shared by the entries that hold
+/// it ([`ManifestEntry::share`]).
 #[derive(Debug, Default)]
 pub struct Interner {
     partitions: foldhash::HashMap<Arc<[u8]>, ()>,
-    /// Every entry's name is looked up here: foldhash, as [`crate::timeline::files`]' name sets.
-    names: foldhash::HashMap<Arc<str>, ()>,
+    /// A description per file name: the last one shared. Every entry is looked up here:
+    /// foldhash, as [`crate::timeline::files`]' name sets.
+    files: foldhash::HashSet<ByName>,
     /// The partition shared last: where consecutive entries have the same partition (a commit's
     /// files one partition after the other), they are answered by comparing bytes, unhashed.
     last_partition: Option<Arc<[u8]>>,
@@ -242,14 +246,59 @@ impl Interner {
         self.last_partition = Some(shared.clone());
         shared
     }
+
+    /// The shared copy of `file`: the description kept for its name when it is equal, else
+    /// `file` with the kept name, which is kept for the name from now on (a file a compaction
+    /// moves to another level keeps its name; its later copies describe the new level).
+    fn file(&mut self, mut file: Arc<DataFileMeta>) -> Arc<DataFileMeta> {
+        let known = self.files.get(&*file.file_name).map(|k| &k.0);
+        match known {
+            Some(known) if **known == *file => known.clone(),
+            Some(known) => {
+                let name = known.file_name.clone();
+                Arc::make_mut(&mut file).file_name = name;
+                self.files.replace(ByName(file.clone()));
+                file
+            }
+            None => {
+                self.files.insert(ByName(file.clone()));
+                file
+            }
+        }
+    }
+}
+
+/// A shared file description, found in [`Interner::files`] by its name.
+#[derive(Debug)]
+struct ByName(Arc<DataFileMeta>);
+
+impl PartialEq for ByName {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.file_name == other.0.file_name
+    }
+}
+
+impl Eq for ByName {}
+
+impl Hash for ByName {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        // As `str` hashes: looked up by `&str` through `Borrow`.
+        (*self.0.file_name).hash(state);
+    }
+}
+
+impl Borrow<str> for ByName {
+    fn borrow(&self) -> &str {
+        &self.0.file_name
+    }
 }
 
 impl ManifestEntry {
-    /// This entry with its partition and file name replaced by `interner`'s copies (equal
-    /// values: the entry reads the same).
+    /// This entry with its partition and file description replaced by `interner`'s copies
+    /// (equal values: the entry reads the same).
     pub fn share(mut self, interner: &mut Interner) -> ManifestEntry {
         self.partition = interner.shared_partition(self.partition);
-        self.file.file_name = Interner::one(&mut interner.names, self.file.file_name);
+        self.file = interner.file(self.file);
         self
     }
 }
@@ -377,7 +426,7 @@ fn decode<'r, 'a>(
         kind,
         partition,
         bucket,
-        file,
+        file: Arc::new(file),
     };
     let unkept = Unkept {
         version,
@@ -566,6 +615,31 @@ mod tests {
         let entries: Vec<ManifestEntry> = out.iter().map(|(e, _)| e.clone()).collect();
         assert_eq!(read(bytes).unwrap(), entries);
         out
+    }
+
+    #[test]
+    fn share_keeps_one_description_per_file_and_level() {
+        let mut interner = Interner::default();
+        let mut shared = |kind, level, rows| {
+            let file = DataFileMeta::for_test("data-a.parquet", level, rows);
+            ManifestEntry::for_test(kind, &[0, 0, 0, 0], 1, file).share(&mut interner)
+        };
+        let add = shared(FileKind::Add, 0, 5);
+        let copy = shared(FileKind::Add, 0, 5); // a manifest merge's copy
+        let delete = shared(FileKind::Delete, 0, 5);
+        assert!(Arc::ptr_eq(&add.file, &copy.file) && Arc::ptr_eq(&add.file, &delete.file));
+        assert!(Arc::ptr_eq(&add.partition, &delete.partition));
+        // Compacted to level 1 under the same name: its own description, the name shared.
+        let upgraded = shared(FileKind::Add, 1, 5);
+        assert_eq!((upgraded.file.level, add.file.level), (1, 0));
+        assert!(!Arc::ptr_eq(&add.file, &upgraded.file));
+        assert!(Arc::ptr_eq(&add.file.file_name, &upgraded.file.file_name));
+        // Later copies describe the new level, shared; another value is never taken for equal.
+        let later = shared(FileKind::Delete, 1, 5);
+        assert!(Arc::ptr_eq(&upgraded.file, &later.file));
+        let other_rows = shared(FileKind::Add, 1, 6);
+        assert_eq!(other_rows.file.row_count, 6);
+        assert_eq!(add.file.row_count, 5);
     }
 
     #[test]

@@ -769,9 +769,13 @@ impl Builder {
                 }
             };
             self.count_entry()?;
-            let path = format!("{prefix}{}", item.path);
+            let path = if prefix.is_empty() {
+                item.path
+            } else {
+                format!("{prefix}{}", item.path)
+            };
             let entry = FileEntry {
-                path: path.clone(),
+                path,
                 size: item.size,
                 stored_size: item.stored_size,
                 crc32: Some(item.crc32),
@@ -781,21 +785,25 @@ impl Builder {
                     index: item.index,
                 },
             };
-            if zip::looks_like_zip_name(&path) {
+            if zip::looks_like_zip_name(&entry.path) {
                 match self.open_nested(container_index, &entry) {
                     Ok(inner) => {
-                        match self.add_zip(inner, &format!("{path}{NESTED_SEPARATOR}"), depth + 1) {
+                        match self.add_zip(
+                            inner,
+                            &format!("{}{NESTED_SEPARATOR}", entry.path),
+                            depth + 1,
+                        ) {
                             Ok(()) => continue,
                             Err(e) if e.kind() == crate::error::ErrorKind::Limit => {
-                                return Err(e.in_file(path))
+                                return Err(e.in_file(entry.path))
                             }
-                            Err(e) => self.problem(e.in_file(path.clone())),
+                            Err(e) => self.problem(e.in_file(entry.path.clone())),
                         }
                     }
                     Err(e) if e.kind() == crate::error::ErrorKind::Limit => {
-                        self.problem(e.in_file(path.clone()))
+                        self.problem(e.in_file(entry.path.clone()))
                     }
-                    Err(e) => self.problem(e.in_file(path.clone())),
+                    Err(e) => self.problem(e.in_file(entry.path.clone())),
                 }
             }
             if (self.keep)(&entry.path) {

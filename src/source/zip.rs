@@ -132,38 +132,37 @@ struct ReadAhead {
 }
 
 impl ReadAhead {
-    /// Groups the small stored or deflated entries by directory (`names[i]` is entry i's raw
-    /// name, `None` for directories and symlinks).
-    fn new(entries: &[CentralEntry], names: &[Option<String>]) -> Self {
-        let mut by_dir: HashMap<&str, u32> = HashMap::new();
-        let mut groups: Vec<Group> = Vec::new();
-        let mut group = vec![u32::MAX; entries.len()];
-        for (i, (e, name)) in entries.iter().zip(names).enumerate() {
-            let Some(name) = name else { continue };
-            let small = e.compressed <= READ_AHEAD_MAX_ENTRY
-                && e.flags & FLAG_ENCRYPTED == 0
-                && (e.method == METHOD_STORED || e.method == METHOD_DEFLATE);
-            let (Ok(index), true) = (u32::try_from(i), small) else {
-                continue;
-            };
-            let dir = name.rsplit_once('/').map_or("", |(d, _)| d);
-            let next = groups.len() as u32;
-            let g = *by_dir.entry(dir).or_insert(next);
-            if g == next {
-                groups.push(Group {
+    /// Adds the next entry of the central directory, `e`, to its directory's group if it is a
+    /// small stored or deflated file (`name` is its raw name, `None` for directories and
+    /// symlinks); `by_dir` holds each directory's group while the entries are added.
+    fn add(&mut self, by_dir: &mut HashMap<String, u32>, e: &CentralEntry, name: Option<&str>) {
+        let i = self.group.len();
+        self.group.push(u32::MAX);
+        let Some(name) = name else { return };
+        let small = e.compressed <= READ_AHEAD_MAX_ENTRY
+            && e.flags & FLAG_ENCRYPTED == 0
+            && (e.method == METHOD_STORED || e.method == METHOD_DEFLATE);
+        let (Ok(index), true) = (u32::try_from(i), small) else {
+            return;
+        };
+        let dir = name.rsplit_once('/').map_or("", |(d, _)| d);
+        let g = match by_dir.get(dir) {
+            Some(&g) => g,
+            None => {
+                let next = self.groups.len() as u32;
+                by_dir.insert(dir.to_string(), next);
+                self.groups.push(Group {
                     dir: dir.to_string(),
                     ..Group::default()
                 });
+                next
             }
-            if let (Some(slot), Some(members)) = (group.get_mut(i), groups.get_mut(g as usize)) {
-                *slot = g;
-                members.members.push(index);
-            }
-        }
-        ReadAhead {
-            group,
-            groups,
-            raw: HashMap::new(),
+        };
+        if let (Some(slot), Some(members)) =
+            (self.group.get_mut(i), self.groups.get_mut(g as usize))
+        {
+            *slot = g;
+            members.members.push(index);
         }
     }
 }
@@ -262,17 +261,20 @@ impl ZipContainer {
                 "the central directory claims {cd_size} bytes in a {size}-byte file"
             )));
         }
-        let cd = read_vec(data.as_ref(), cd_offset + prefix, cd_size)?;
+        let mut cd = CentralDirectory::new(data.as_ref(), cd_offset + prefix, cd_size)?;
         let mut entries = Vec::new();
-        let mut names = Vec::new();
+        let mut ahead = ReadAhead::default();
+        let mut by_dir = HashMap::new();
         let mut listed = Vec::new();
-        let mut pos = 0usize;
+        let mut pos = 0u64;
         for index in 0..count {
             let index = usize::try_from(index)
                 .map_err(|_| Error::format("too many entries for this platform"))?;
-            match parse_central(&cd, pos, size, prefix) {
+            match parse_central(cd.entry_at(pos)?, 0, size, prefix) {
                 Ok((entry, name, modified, next)) => {
-                    pos = next;
+                    pos += next as u64;
+                    let plain_file = !entry.is_dir && !entry.is_symlink;
+                    ahead.add(&mut by_dir, &entry, plain_file.then_some(name.as_str()));
                     let listed_entry = if entry.is_dir {
                         None
                     } else if entry.is_symlink {
@@ -282,7 +284,7 @@ impl ZipContainer {
                         .in_file(name.clone())))
                     } else {
                         let path = if already_normal(&name, limits) {
-                            Ok(name.clone())
+                            Ok(name)
                         } else {
                             normalize_path(&name, limits).map_err(|e| e.in_file(name.clone()))
                         };
@@ -295,8 +297,6 @@ impl ZipContainer {
                             modified,
                         }))
                     };
-                    let plain_file = !entry.is_dir && !entry.is_symlink;
-                    names.push(plain_file.then_some(name));
                     if let Some(l) = listed_entry {
                         listed.push(l);
                     }
@@ -308,7 +308,6 @@ impl ZipContainer {
                 }
             }
         }
-        let ahead = ReadAhead::new(&entries, &names);
         Ok(ZipContainer {
             data,
             entries,
@@ -966,6 +965,16 @@ fn inflate_range(
 }
 
 fn read_vec(data: &dyn RandomAccess, offset: u64, len: u64) -> Result<Vec<u8>> {
+    check_range(data, offset, len)?;
+    let len = usize::try_from(len).map_err(|_| Error::io("read too large for this platform"))?;
+    let mut buf = vec![0u8; len];
+    data.read_exact_at(offset, &mut buf)
+        .map_err(|e| Error::io(format!("read failed: {e}")))?;
+    Ok(buf)
+}
+
+/// Refuses a range that does not lie inside `data`.
+fn check_range(data: &dyn RandomAccess, offset: u64, len: u64) -> Result<()> {
     let end = offset.checked_add(len);
     if end.is_none_or(|end| end > data.size()) {
         return Err(Error::format(format!(
@@ -973,11 +982,61 @@ fn read_vec(data: &dyn RandomAccess, offset: u64, len: u64) -> Result<Vec<u8>> {
             data.size()
         )));
     }
-    let len = usize::try_from(len).map_err(|_| Error::io("read too large for this platform"))?;
-    let mut buf = vec![0u8; len];
-    data.read_exact_at(offset, &mut buf)
-        .map_err(|e| Error::io(format!("read failed: {e}")))?;
-    Ok(buf)
+    Ok(())
+}
+
+/// Bytes of the central directory read at a time.
+const CENTRAL_WINDOW: u64 = 1 << 20;
+
+/// The central directory, read a window at a time: a wide table's is 60 MB, and read whole it
+/// was the CLI's peak, the analysis and a prefetch helper each opening the input at once
+/// (`BENCHMARKS.md`, "Opening a wide zip").
+struct CentralDirectory<'d> {
+    data: &'d dyn RandomAccess,
+    /// Where it starts in `data`, and its length.
+    start: u64,
+    len: u64,
+    /// The window: bytes from `at` (relative to `start`).
+    window: Vec<u8>,
+    at: u64,
+}
+
+impl<'d> CentralDirectory<'d> {
+    /// The directory of `len` bytes at `start`, refused (as one read of it would be) when it
+    /// does not lie inside `data`.
+    fn new(data: &'d dyn RandomAccess, start: u64, len: u64) -> Result<Self> {
+        check_range(data, start, len)?;
+        Ok(CentralDirectory {
+            data,
+            start,
+            len,
+            window: Vec::new(),
+            at: 0,
+        })
+    }
+
+    /// The bytes from `pos` on, holding the whole entry that starts there where the directory
+    /// does (its fixed 46 bytes, name, extra field and comment); fewer when the directory ends
+    /// first, which the entry's parser reports as truncation.
+    fn entry_at(&mut self, pos: u64) -> Result<&[u8]> {
+        let fixed = self.bytes(pos, 46)?;
+        let var = |off| le_uint(fixed, off, 2).unwrap_or(0);
+        let need = 46 + var(28) + var(30) + var(32);
+        self.bytes(pos, need)
+    }
+
+    /// The bytes from `pos` on, at least `need` of them where the directory has them.
+    fn bytes(&mut self, pos: u64, need: u64) -> Result<&[u8]> {
+        let have = self.at..self.at + self.window.len() as u64;
+        let want_end = pos.saturating_add(need).min(self.len);
+        if pos < have.start || want_end > have.end {
+            let end = pos.saturating_add(need.max(CENTRAL_WINDOW)).min(self.len);
+            self.window = read_vec(self.data, self.start + pos, end.saturating_sub(pos))?;
+            self.at = pos;
+        }
+        let from = usize::try_from(pos - self.at).unwrap_or(usize::MAX);
+        Ok(self.window.get(from..).unwrap_or(&[]))
+    }
 }
 
 fn le_u32(b: &[u8], at: usize) -> Option<u32> {

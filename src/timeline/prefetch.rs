@@ -18,9 +18,17 @@
 //! decoding the file itself (the helper failed, or a run-wide limit is near), the store decodes
 //! the file itself and meets exactly what it would have met without helpers.
 //!
-//! Helpers work newest file first (by modification time) while the analysis asks oldest first,
-//! so the two meet in the middle and rarely wait on each other; a file the analysis asks for
-//! that no helper has started is decoded by the analysis at once.
+//! Helpers work oldest file first (by modification time), the order in which the analysis asks
+//! for them (snapshot by snapshot), and stay a bounded number of entries ahead of it: a result
+//! is taken soon after it is decoded, so what waits is small. A file the analysis asks for that
+//! no helper has started is decoded by the analysis at once, and the helpers skip it; a file
+//! being decoded is waited for. Once the analysis asks, helpers keep `LEAD` files ahead of the
+//! newest it asked for: when it catches up with them it decodes the next few itself rather than
+//! wait on the file a helper has in hand, and the two work side by side.
+//!
+//! (They used to work newest first and meet the analysis in the middle: on a table of 472k
+//! data files, half of its 1.09M manifest entries then waited, decoded, at the meeting point,
+//! 130 MB of the peak; `BENCHMARKS.md`, "The prefetch window".)
 
 use crate::paimon::manifest::ManifestEntry;
 use crate::paimon::manifest_list::ManifestNames;
@@ -35,6 +43,14 @@ pub enum Decoded {
 }
 
 impl Decoded {
+    /// The entries it holds (what its memory grows with).
+    pub fn rows(&self) -> usize {
+        match self {
+            Decoded::List(names) => names.len(),
+            Decoded::Manifest(entries) => entries.len(),
+        }
+    }
+
     /// The manifest list's names, if it was decoded as one.
     pub fn into_list(self) -> Option<ManifestNames> {
         match self {
@@ -100,6 +116,14 @@ mod threaded {
     /// analysis to take some (bounds the memory of results waiting to be taken).
     const MAX_WAITING: usize = 1 << 16;
 
+    /// How many candidates past the newest the analysis asked for a helper leaves to it.
+    const LEAD: usize = 8;
+
+    /// How many rows (manifest entries, manifest-list entries) the waiting results may hold
+    /// together before a helper waits: a decoded entry is ~200 bytes, so ~13 MB, a hundred
+    /// manifests of a wide table ahead of the analysis.
+    const MAX_WAITING_ROWS: usize = 1 << 16;
+
     enum Slot {
         /// Nobody has started it.
         Queued,
@@ -114,11 +138,15 @@ mod threaded {
 
     struct State {
         slots: Vec<Slot>,
-        /// Candidates `0..next` are the ones no helper has looked at yet (helpers take from
-        /// the back).
+        /// Candidates `next..` are the ones no helper has looked at yet (helpers take the
+        /// oldest first).
         next: usize,
         /// Decoded results not yet taken.
         waiting: usize,
+        /// Rows those results hold ([`Decoded::rows`]).
+        waiting_rows: usize,
+        /// One past the newest candidate the analysis asked for, once it asked for one.
+        asked: Option<usize>,
         /// Helpers decoding a file now.
         busy: usize,
         /// Helpers started and not yet returned (the ones [`ThreadedPrefetch`]'s drop waits for).
@@ -134,6 +162,13 @@ mod threaded {
     struct Candidates {
         index: HashMap<String, usize>,
         paths: Vec<String>,
+    }
+
+    impl State {
+        /// Whether the results waiting to be taken are as many as a helper may keep.
+        fn is_full(&self) -> bool {
+            self.waiting >= MAX_WAITING || self.waiting_rows >= MAX_WAITING_ROWS
+        }
     }
 
     struct Shared {
@@ -170,13 +205,13 @@ mod threaded {
                     .map(|(i, p)| (p.clone(), i))
                     .collect();
                 state.slots = (0..paths.len()).map(|_| Slot::Queued).collect();
-                state.next = paths.len();
+                state.next = 0;
                 state.stats.candidates = paths.len() as u64;
                 Candidates { index, paths }
             })
         }
 
-        /// The next candidate for a helper, newest first; `None` when there is none or the
+        /// The next candidate for a helper, oldest first; `None` when there is none or the
         /// analysis is over.
         fn claim(&self) -> Option<usize> {
             let mut state = self.lock();
@@ -184,15 +219,21 @@ mod threaded {
                 if state.stop {
                     return None;
                 }
-                if state.waiting >= MAX_WAITING {
+                if state.is_full() {
                     state = self
                         .changed
                         .wait(state)
                         .unwrap_or_else(PoisonError::into_inner);
                     continue;
                 }
-                let i = state.next.checked_sub(1)?;
-                state.next = i;
+                let i = match state.asked {
+                    Some(asked) => state.next.max(asked.saturating_add(LEAD)),
+                    None => state.next,
+                };
+                if i >= state.slots.len() {
+                    return None;
+                }
+                state.next = i + 1;
                 if let Some(slot @ Slot::Queued) = state.slots.get_mut(i) {
                     *slot = Slot::Decoding;
                     state.busy += 1;
@@ -205,6 +246,7 @@ mod threaded {
             let mut state = self.lock();
             state.busy = state.busy.saturating_sub(1);
             let done = result.is_some();
+            let rows = result.as_ref().map_or(0, |p| p.decoded.rows());
             if let Some(slot) = state.slots.get_mut(i) {
                 *slot = match result {
                     Some(p) => Slot::Done(p),
@@ -213,6 +255,7 @@ mod threaded {
             }
             if done {
                 state.waiting += 1;
+                state.waiting_rows += rows;
                 state.stats.decoded_ahead += 1;
             } else {
                 state.stats.failed += 1;
@@ -290,6 +333,8 @@ mod threaded {
                     slots: Vec::new(),
                     next: 0,
                     waiting: 0,
+                    waiting_rows: 0,
+                    asked: None,
                     busy: 0,
                     running: 0,
                     pending: 0,
@@ -325,7 +370,7 @@ mod threaded {
                 let idle = state.pending == 0
                     || (self.shared.candidates.get().is_some()
                         && state.busy == 0
-                        && (state.next == 0 || state.waiting >= MAX_WAITING));
+                        && (state.next >= state.slots.len() || state.is_full()));
                 if idle {
                     return;
                 }
@@ -417,6 +462,7 @@ mod threaded {
         fn take(&self, path: &str) -> Option<Prefetched> {
             let &i = self.shared.candidates.get()?.index.get(path)?;
             let mut state = self.shared.lock();
+            state.asked = state.asked.max(Some(i + 1));
             let mut waited = false;
             loop {
                 let slot = state.slots.get_mut(i)?;
@@ -424,6 +470,7 @@ mod threaded {
                     Slot::Queued | Slot::Gone => return None,
                     Slot::Done(p) => {
                         state.waiting = state.waiting.saturating_sub(1);
+                        state.waiting_rows = state.waiting_rows.saturating_sub(p.decoded.rows());
                         state.stats.taken += 1;
                         drop(state);
                         self.shared.changed.notify_all();
