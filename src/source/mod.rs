@@ -206,6 +206,21 @@ pub struct FileEntry {
     location: Location,
 }
 
+#[cfg(test)]
+impl FileEntry {
+    /// A file of a folder at `path`, for the unit tests of what indexes a listing.
+    pub(crate) fn for_test(path: &str) -> FileEntry {
+        FileEntry {
+            path: path.to_string(),
+            size: 0,
+            stored_size: 0,
+            crc32: None,
+            modified: None,
+            location: Location::Host { index: 0 },
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Location {
     Zip { container: usize, index: usize },
@@ -229,8 +244,9 @@ pub struct Artifact {
     name: String,
     size: u64,
     /// Sorted by path, each path once: looked up by binary search (a map of cloned paths was
-    /// ~170 bytes a file, `BENCHMARKS.md`, "Wide tables").
-    entries: Vec<FileEntry>,
+    /// ~170 bytes a file, `BENCHMARKS.md`, "Wide tables"). Shared with what indexes it
+    /// ([`Artifact::listing`]).
+    entries: Rc<Vec<FileEntry>>,
     zips: Vec<RefCell<zip::ZipContainer>>,
     host_files: Vec<Rc<dyn RandomAccess>>,
     problems: Vec<Error>,
@@ -347,11 +363,22 @@ impl Artifact {
             .and_then(|i| self.entries.get(i))
     }
 
+    /// Every file, sorted by path, shared: for an index of the listing that outlives the
+    /// borrow of the artifact (a table's files by name) without copying a path.
+    pub fn listing(&self) -> Rc<Vec<FileEntry>> {
+        Rc::clone(&self.entries)
+    }
+
     /// The files directly or indirectly below the directory `dir` (no trailing `/`), in path
     /// order. `dir` empty means every file.
     pub fn files_under(&self, dir: &str) -> &[FileEntry] {
+        self.entries.get(self.range_under(dir)).unwrap_or(&[])
+    }
+
+    /// Where [`Artifact::files_under`]'s files are in [`Artifact::files`].
+    pub fn range_under(&self, dir: &str) -> std::ops::Range<usize> {
         if dir.is_empty() {
-            return &self.entries;
+            return 0..self.entries.len();
         }
         let lo = format!("{dir}/");
         // '0' is the character after '/', so this is the first path past the directory.
@@ -362,7 +389,7 @@ impl Artifact {
         let end = self
             .entries
             .partition_point(|e| e.path.as_str() < hi.as_str());
-        self.entries.get(start..end).unwrap_or(&[])
+        start..end.max(start)
     }
 
     /// Problems met while opening (broken nested zips, hostile or duplicate names).
@@ -847,18 +874,24 @@ impl Builder {
     }
 
     fn finish(mut self, name: String) -> Artifact {
-        self.entries.sort_by(|a, b| a.path.cmp(&b.path));
-        let mut kept: Vec<FileEntry> = Vec::with_capacity(self.entries.len());
-        for entry in std::mem::take(&mut self.entries) {
-            // Sorted (stably): copies of a name are adjacent, the first one kept.
-            if kept.last().is_some_and(|k| k.path == entry.path) {
-                self.problem(
-                    Error::format("the name appears more than once; the first copy is used")
-                        .in_file(entry.path.clone()),
-                );
-                continue;
+        let mut kept = std::mem::take(&mut self.entries);
+        kept.sort_by(|a, b| a.path.cmp(&b.path));
+        // Sorted (stably): copies of a name are adjacent, the first one kept (in place: a
+        // second vector was a tenth of a wide table's peak).
+        let mut copies = Vec::new();
+        kept.dedup_by(|later, first| {
+            let copy = later.path == first.path;
+            if copy {
+                copies.push(std::mem::take(&mut later.path));
             }
-            kept.push(entry);
+            copy
+        });
+        kept.shrink_to_fit();
+        for path in copies {
+            self.problem(
+                Error::format("the name appears more than once; the first copy is used")
+                    .in_file(path),
+            );
         }
         if self.unlisted_problems > 0 {
             self.problems.push(Error::format(format!(
@@ -873,7 +906,7 @@ impl Builder {
         Artifact {
             name,
             size: self.size,
-            entries: kept,
+            entries: Rc::new(kept),
             zips: self.zips,
             host_files: self.host_files,
             problems: self.problems,

@@ -1053,78 +1053,71 @@ enum End {
 /// The files in the root's bucket directories (outside the metadata directories), by name,
 /// into [`RootFiles::data_files_by_name`]; whether there is any bucket directory.
 fn list_bucket_files(artifact: &Artifact, root: &str, out: &mut RootFiles) {
-    let files = artifact.files_under(root);
-    out.data_files_by_name.reserve(files);
-    for f in files {
+    let range = artifact.range_under(root);
+    let files = artifact.files().get(range.clone()).unwrap_or(&[]);
+    let mut by_name = BucketFiles::of(artifact.listing());
+    for (i, f) in range.zip(files) {
         let rel = relative(root, &f.path);
         let first = rel.split('/').next().unwrap_or("");
         if META_DIRS.contains(&first) || !rel.contains('/') {
             continue;
         }
         out.has_data_dirs |= rel.split('/').any(|p| p.starts_with("bucket-"));
-        out.data_files_by_name.push(&f.path);
+        by_name.push(i);
     }
-    out.data_files_by_name.finish();
+    by_name.finish();
+    out.data_files_by_name = by_name;
 }
 
 /// The files in a root's bucket directories, looked up by name: [`RootFiles::data_files_by_name`].
 ///
-/// A wide table has hundreds of thousands of them, so each is kept in ~70 bytes (its name once
-/// in one buffer, its directory as the index of a directory kept once, two slots of a name
-/// table) where a map from each name to its cloned paths took ~350 (`BENCHMARKS.md`, "Wide
-/// tables").
-#[derive(Debug, Clone, Default)]
+/// A wide table has hundreds of thousands of them, so each is kept in ~20 bytes (its index in
+/// the artifact's listing, shared rather than copied, and two slots of a name table) where a
+/// map from each name to its cloned paths took ~350, and a copy of each name ~70
+/// (`BENCHMARKS.md`, "Wide tables").
+#[derive(Clone, Default)]
 pub struct BucketFiles {
-    /// The directories (artifact paths), each once.
-    dirs: Vec<String>,
-    /// The files' names, one after the other.
-    names: String,
-    /// Per file, in artifact path order: where its name ends in `names` (it starts where the
-    /// previous one's ends) and its directory in `dirs`.
-    files: Vec<(u32, u32)>,
+    /// The artifact's listing.
+    listing: Rc<Vec<FileEntry>>,
+    /// Per file, in path order: its index in `listing`.
+    files: Vec<u32>,
     /// The files by name, an open-addressed table (linear probing, at most half full) of
     /// `(high half of the name's hash, index in files + 1)`, `0` marking a free slot. A file's
     /// copies of one name lie on one probe sequence, in path order. It replaced a sorted
     /// `(hash, index)` table searched by bisection, whose ~19 cache misses per lookup were
     /// ~18% of a wide table's run (`BENCHMARKS.md`).
     table: Vec<(u32, u32)>,
-    /// While adding: each directory's index in `dirs`.
-    dir_index: HashMap<String, u32>,
     /// The names' hasher, randomly seeded per run (a hostile artifact cannot choose names that
     /// collide).
     hasher: foldhash::fast::RandomState,
 }
 
+impl std::fmt::Debug for BucketFiles {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BucketFiles")
+            .field("files", &self.files.len())
+            .finish_non_exhaustive()
+    }
+}
+
 impl BucketFiles {
-    /// Adds the file at artifact path `path`; files come in path order. A root with more than
-    /// 4 Gi files or bytes of names cannot be in an artifact the limits admit.
-    fn push(&mut self, path: &str) {
-        let (dir, name) = split_parent(path);
-        let next = u32::try_from(self.dirs.len()).unwrap_or(u32::MAX);
-        let dir = match self.dir_index.get(dir) {
-            Some(&i) => i,
-            None => {
-                self.dir_index.insert(dir.to_string(), next);
-                self.dirs.push(dir.to_string());
-                next
-            }
-        };
-        self.names.push_str(name);
-        let end = u32::try_from(self.names.len()).unwrap_or(u32::MAX);
-        self.files.push((end, dir));
+    /// None yet, of the files of `listing`.
+    fn of(listing: Rc<Vec<FileEntry>>) -> Self {
+        BucketFiles {
+            listing,
+            ..BucketFiles::default()
+        }
     }
 
-    /// Makes room for at most `files` at once: without it the buffers grew by doubling, and
-    /// the unused part of the last doubling was ~5 MB of the peak heap on a 472k-file table.
-    fn reserve(&mut self, files: &[FileEntry]) {
-        let bytes = files.iter().map(|f| split_parent(&f.path).1.len()).sum();
-        self.names.reserve_exact(bytes);
-        self.files.reserve_exact(files.len());
+    /// Adds the file at index `i` of the listing; files come in path order. A listing of more
+    /// than 4 Gi files cannot be in an artifact the limits admit.
+    fn push(&mut self, i: usize) {
+        self.files.push(u32::try_from(i).unwrap_or(u32::MAX));
     }
 
     /// Builds the lookup table once every file is added.
     fn finish(&mut self) {
-        self.dir_index = HashMap::new();
+        self.files.shrink_to_fit();
         let slots = (self.files.len() * 2).next_power_of_two().max(2);
         self.table = vec![(0, 0); slots];
         let mask = slots - 1;
@@ -1144,14 +1137,15 @@ impl BucketFiles {
         }
     }
 
+    /// The artifact path of file `i`.
+    fn path(&self, i: usize) -> &str {
+        let at = self.files.get(i).map_or(usize::MAX, |&f| f as usize);
+        self.listing.get(at).map_or("", |f| f.path.as_str())
+    }
+
     /// The name of file `i`.
     fn name(&self, i: usize) -> &str {
-        let start = match i.checked_sub(1) {
-            Some(prev) => self.files.get(prev).map_or(0, |f| f.0 as usize),
-            None => 0,
-        };
-        let end = self.files.get(i).map_or(start, |f| f.0 as usize);
-        self.names.get(start..end).unwrap_or("")
+        split_parent(self.path(i)).1
     }
 
     /// The directories (artifact paths) holding a file named `name`, in path order.
@@ -1168,8 +1162,7 @@ impl BucketFiles {
             slot = (slot + 1) & mask;
             let i = f as usize - 1;
             if h == high && self.name(i) == name {
-                let dir = self.files.get(i)?.1;
-                return self.dirs.get(dir as usize).map(String::as_str);
+                return Some(split_parent(self.path(i)).0);
             }
         })
     }
@@ -1194,9 +1187,10 @@ impl BucketFiles {
 impl BucketFiles {
     /// The files at these artifact paths (in path order), for the checks' unit tests.
     pub(crate) fn of_paths(paths: &[&str]) -> Self {
-        let mut b = BucketFiles::default();
-        for p in paths {
-            b.push(p);
+        let listing = paths.iter().map(|p| FileEntry::for_test(p)).collect();
+        let mut b = BucketFiles::of(Rc::new(listing));
+        for i in 0..paths.len() {
+            b.push(i);
         }
         b.finish();
         b
