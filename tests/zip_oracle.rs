@@ -288,3 +288,77 @@ fn a_central_directory_larger_than_the_read_window_agrees() {
         diffs.join("\n")
     );
 }
+
+/// What a view of a few files sees: `manifest/` files only, as the CLI's prefetch helpers open
+/// the input.
+fn is_manifest_dir_file(path: &str) -> bool {
+    path.rsplit('/').nth(1) == Some("manifest")
+}
+
+/// `Artifact::open_only` (the zip's other files dropped as its central directory is parsed)
+/// lists and reads exactly the files `Artifact::open` lists that it keeps, on every zip of the
+/// tests, nested ones included; and it meets the artifact-wide file limit as `open` does, the
+/// files left out counted.
+#[test]
+fn a_view_of_a_few_files_is_the_whole_listing_filtered() {
+    let limits = Limits::default();
+    let open = |data: &[u8], only: bool, limits: &Limits| {
+        let input = Input::Zip {
+            name: "view.zip".into(),
+            data: Rc::new(data.to_vec()),
+        };
+        if only {
+            Artifact::open_only(vec![input], limits, is_manifest_dir_file)
+        } else {
+            Artifact::open(vec![input], limits)
+        }
+    };
+    let mut kept = 0;
+    for path in all_zips() {
+        let data = std::fs::read(&path).unwrap();
+        let (Ok(all), Ok(view)) = (open(&data, false, &limits), open(&data, true, &limits)) else {
+            assert!(open(&data, false, &limits).is_err(), "{}", path.display());
+            continue;
+        };
+        let expected: Vec<_> = all
+            .files()
+            .iter()
+            .filter(|f| is_manifest_dir_file(&f.path))
+            .collect();
+        let seen: Vec<_> = view.files().iter().collect();
+        assert_eq!(seen.len(), expected.len(), "{}", path.display());
+        for (a, b) in expected.iter().zip(&seen) {
+            assert_eq!((&a.path, a.size, a.crc32), (&b.path, b.size, b.crc32));
+            assert_eq!(
+                all.read_entry(a, a.size).ok(),
+                view.read_entry(b, b.size).ok(),
+                "{}: {}",
+                path.display(),
+                a.path
+            );
+        }
+        kept += seen.len();
+    }
+    assert!(kept > 1_000, "only {kept} manifest files compared");
+
+    let fixture = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/warehouses/java09_pending_changelog.zip"),
+    )
+    .unwrap();
+    let files = open(&fixture, false, &limits).unwrap().stats().files_listed;
+    let mut tight = Limits {
+        max_total_entries: files - 1,
+        ..Limits::default()
+    };
+    assert!(open(&fixture, false, &tight).is_err());
+    let refused = open(&fixture, true, &tight).err().map(|e| e.to_string());
+    assert!(
+        refused
+            .as_deref()
+            .is_some_and(|e| e.contains("max-total-entries")),
+        "{refused:?}"
+    );
+    tight.max_total_entries = files;
+    assert!(open(&fixture, true, &tight).is_ok());
+}

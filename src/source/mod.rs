@@ -774,8 +774,13 @@ impl Builder {
                 format!("zips nested more than {} deep", self.limits.max_nesting),
             ));
         }
-        let mut container = zip::ZipContainer::open(data, &self.limits)?;
+        // The outer zip's paths are its entries' own: `keep` can judge them as they are listed.
+        let keep = prefix.is_empty().then_some(self.keep);
+        let mut container = zip::ZipContainer::open(data, &self.limits, keep)?;
         container.announce_dirs(self.rank);
+        for _ in 0..container.skipped() {
+            self.count_entry()?;
+        }
         let listed = container.list(&self.limits);
         let container_index = self.zips.len();
         self.zips.push(RefCell::new(container));

@@ -73,6 +73,8 @@ pub(super) struct ZipContainer {
     entries: Vec<CentralEntry>,
     /// The listing, handed over once by [`ZipContainer::list`].
     listed: std::cell::Cell<Vec<Result<Listed>>>,
+    /// Files left out of the listing, and of the entries, by [`ZipContainer::open`]'s `keep`.
+    skipped: u64,
     /// Tables of the fast inflater, reused for every entry.
     fast: inflate::Inflater,
     /// `miniz_oxide`'s state, reused for every entry the fast inflater declines (about 11 KB:
@@ -168,8 +170,15 @@ impl ReadAhead {
 }
 
 impl ZipContainer {
-    /// Reads the end-of-central-directory record and the central directory.
-    pub fn open(data: Rc<dyn RandomAccess>, limits: &Limits) -> Result<Self> {
+    /// Reads the end-of-central-directory record and the central directory. With `keep`, the
+    /// files whose path it refuses (zips aside, which may be nested archives) are counted
+    /// ([`ZipContainer::skipped`]) and otherwise dropped at once: a view of a few of the files
+    /// (see `Artifact::open_only`) then holds neither their paths nor their entries.
+    pub fn open(
+        data: Rc<dyn RandomAccess>,
+        limits: &Limits,
+        keep: Option<fn(&str) -> bool>,
+    ) -> Result<Self> {
         let size = data.size();
         if size < EOCD_MIN {
             return Err(Error::format(format!(
@@ -266,6 +275,7 @@ impl ZipContainer {
         let mut ahead = ReadAhead::default();
         let mut by_dir = HashMap::new();
         let mut listed = Vec::new();
+        let mut skipped = 0u64;
         let mut pos = 0u64;
         for index in 0..count {
             let index = usize::try_from(index)
@@ -274,6 +284,23 @@ impl ZipContainer {
                 Ok((entry, name, modified, next)) => {
                     pos += next as u64;
                     let plain_file = !entry.is_dir && !entry.is_symlink;
+                    // `Ok(None)`: the name is already the path.
+                    let normal = plain_file.then(|| {
+                        if already_normal(&name, limits) {
+                            Ok(None)
+                        } else {
+                            normalize_path(&name, limits)
+                                .map(Some)
+                                .map_err(|e| e.in_file(name.clone()))
+                        }
+                    });
+                    if let (Some(keep), Some(Ok(path))) = (keep, &normal) {
+                        let path = path.as_deref().unwrap_or(&name);
+                        if !keep(path) && !looks_like_zip_name(path) {
+                            skipped += 1;
+                            continue;
+                        }
+                    }
                     ahead.add(&mut by_dir, &entry, plain_file.then_some(name.as_str()));
                     let listed_entry = if entry.is_dir {
                         None
@@ -283,10 +310,10 @@ impl ZipContainer {
                         )
                         .in_file(name.clone())))
                     } else {
-                        let path = if already_normal(&name, limits) {
-                            Ok(name)
-                        } else {
-                            normalize_path(&name, limits).map_err(|e| e.in_file(name.clone()))
+                        let path = match normal {
+                            Some(Ok(Some(path))) => Ok(path),
+                            Some(Err(e)) => Err(e),
+                            Some(Ok(None)) | None => Ok(name),
                         };
                         Some(path.map(|path| Listed {
                             index: entries.len(),
@@ -313,9 +340,15 @@ impl ZipContainer {
             entries,
             ahead,
             listed: std::cell::Cell::new(listed),
+            skipped,
             fast: inflate::Inflater::default(),
             inflater: Box::default(),
         })
+    }
+
+    /// How many files `keep` left out (see [`ZipContainer::open`]).
+    pub fn skipped(&self) -> u64 {
+        self.skipped
     }
 
     /// The entries (files only), or the problem with each.
