@@ -24,6 +24,9 @@
 // --warm measures a second analysis of the same zip in the same page (after V8 has compiled
 // and tiered up the worker's wasm); its memory figures include the first run.
 // PRV_BENCH_CHROMIUM_ARGS adds Chromium flags (e.g. '--js-flags=--no-liftoff').
+// --no-jspi takes JavaScript Promise Integration away from the analysis worker (as the Playwright
+// test of that path does): it then reads with FileReaderSync, without the reader worker, so the
+// asynchronous reads can be measured against the synchronous ones side by side.
 // Each run uses a fresh browser, so the renderer's peak RSS (VmHWM) belongs to that run alone.
 import { readFileSync, existsSync, writeFileSync, readdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,6 +40,7 @@ let timeoutMs = 600_000;
 // --warm: analyse the zip once, then measure a second analysis of it in the same page (V8 has
 // compiled the worker's wasm by then, possibly to optimized code; memory is not comparable)
 let warm = false;
+let noJspi = false;
 let distArg = process.env.PRV_BENCH_DIST ? resolve(process.env.PRV_BENCH_DIST) : null;
 const zips = [];
 for (let i = 0; i < argv.length; i++) {
@@ -44,6 +48,7 @@ for (let i = 0; i < argv.length; i++) {
   else if (argv[i] === '--out') out = argv[++i];
   else if (argv[i] === '--timeout') timeoutMs = Number(argv[++i]) * 1000;
   else if (argv[i] === '--warm') warm = true;
+  else if (argv[i] === '--no-jspi') noJspi = true;
   else if (argv[i] === '--dist') distArg = resolve(argv[++i]);
   else zips.push(resolve(argv[i]));
 }
@@ -128,6 +133,20 @@ async function runOnce(zip) {
       }
     };
   });
+  if (noJspi) {
+    // the worker's bootstrap is a text/javascript Blob made by the page (tests/e2e/page.spec.mjs)
+    await browser.addInitScript(() => {
+      const NativeBlob = window.Blob;
+      window.Blob = class extends NativeBlob {
+        constructor(parts, options) {
+          if (options?.type === 'text/javascript' && typeof parts?.[0] === 'string' && parts[0].includes('importScripts(')) {
+            parts = ['WebAssembly.Suspending = undefined;\n' + parts[0], ...parts.slice(1)];
+          }
+          super(parts, options);
+        }
+      };
+    });
+  }
   try {
     const page = await browser.newPage();
     await page.goto(base);
