@@ -158,16 +158,6 @@ fn run(args: &CheckArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    let mut inputs = Vec::new();
-    for path in &args.paths {
-        match native::open_input(path, &limits) {
-            Ok(input) => inputs.push(input),
-            Err(e) => {
-                eprintln!("paimon-recovery-validator: {e}");
-                return ExitCode::from(2);
-            }
-        }
-    }
     let threads = args.threads.map_or_else(
         || {
             std::thread::available_parallelism()
@@ -176,21 +166,41 @@ fn run(args: &CheckArgs) -> ExitCode {
         },
         usize::from,
     );
-    // Helpers start now and open the input in parallel with the analysis; each opens the same
-    // paths again: its own view of the input, whose reads count nowhere (the analysis counts
-    // what it takes).
+    // Helpers start first and open the input in parallel with the analysis; each opens the
+    // same paths again: its own view of the input, whose reads count nowhere (the analysis
+    // counts what it takes). Only the files a helper decodes: on a wide table the rest of a
+    // second listing was a tenth of the CLI's memory, and on a folder a second `stat` of every
+    // file ran beside the analysis.
+    let candidate = prv::timeline::prefetch::is_candidate;
     let prefetch = (threads > 1).then(|| {
         let paths = args.paths.clone();
         ThreadedPrefetch::start(threads - 1, &limits, move |limits| {
+            let walk = native::FolderWalk {
+                threads: 1,
+                keep: Some(candidate),
+            };
             let inputs = paths
                 .iter()
-                .map(|p| native::open_input(p, limits))
+                .map(|p| native::open_input_with(p, limits, walk))
                 .collect::<prv::Result<Vec<_>>>()?;
-            // Only the files a helper decodes: on a wide table the rest of a second listing
-            // was a tenth of the CLI's memory (a third on a folder).
-            Artifact::open_only(inputs, limits, prv::timeline::prefetch::is_candidate)
+            Artifact::open_only(inputs, limits, candidate)
         })
     });
+    // A folder's directories are listed, and their files `stat`ed, on every thread.
+    let walk = native::FolderWalk {
+        threads,
+        keep: None,
+    };
+    let mut inputs = Vec::new();
+    for path in &args.paths {
+        match native::open_input_with(path, &limits, walk) {
+            Ok(input) => inputs.push(input),
+            Err(e) => {
+                eprintln!("paimon-recovery-validator: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
     let artifact = match Artifact::open(inputs, &limits) {
         Ok(a) => a,
         Err(e) => {

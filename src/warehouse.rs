@@ -225,6 +225,7 @@ mod tests {
             vec![Input::Folder {
                 name: "x".into(),
                 files,
+                skipped: 0,
             }],
             &Limits::default(),
         )

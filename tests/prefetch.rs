@@ -16,7 +16,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use prv::source::{native, Artifact, Input};
-use prv::timeline::prefetch::{PrefetchStats, ThreadedPrefetch};
+use prv::timeline::prefetch::{is_candidate, PrefetchStats, ThreadedPrefetch};
 use prv::{analyze, analyze_prefetched, AnalysisOptions, Limits};
 
 /// A fixed clock, so that two runs of the same input are comparable.
@@ -414,5 +414,139 @@ fn folders_and_several_inputs_give_the_same_report_with_helpers() {
         });
     assert_eq!(plain, prefetched);
     assert!(stats.taken > 10, "{stats:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// What a folder input lists, as (path, modification time, size) in order, and the files the
+/// walk left out.
+fn folder_listing(input: &Input) -> (Vec<(String, Option<i64>, u64)>, u64) {
+    let Input::Folder { files, skipped, .. } = input else {
+        panic!("not a folder");
+    };
+    let files = files
+        .iter()
+        .map(|f| (f.path.clone(), f.modified_millis, f.data.size()))
+        .collect();
+    (files, *skipped)
+}
+
+/// The CLI walks a folder on every thread, and its helpers walk it again filtered to the files
+/// they decode (`native::FolderWalk`). On several threads the listing is one thread's, in the
+/// same order, with the same sizes and times; filtered, it is the full listing's files that
+/// the filter keeps (and zips, opened as nested archives), the others counted, and the view
+/// opened from it lists what a view of the full walk lists and meets `max-entries` and
+/// `max-total-entries` as the full walk does.
+#[test]
+fn a_folder_walked_on_threads_or_filtered_is_the_same_listing() {
+    let dir = std::env::temp_dir().join(format!("prv-walk-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("nested")).unwrap();
+    common::extract(
+        &common::fixture("warehouses/java09_lookup_nowait.zip"),
+        &dir,
+    );
+    common::extract(
+        &common::fixture("warehouses/java09_pending_changelog.zip"),
+        &dir.join("b"),
+    );
+    let other = common::fixture("warehouses/java09_d_crash_between_append_and_compact.zip");
+    std::fs::copy(&other, dir.join("nested/other.zip")).unwrap();
+    let limits = Limits::default();
+    let walk = |threads, keep: Option<fn(&str) -> bool>, limits: &Limits| {
+        native::open_input_with(&dir, limits, native::FolderWalk { threads, keep })
+    };
+
+    let full = native::open_input(&dir, &limits).unwrap();
+    let (all, none_skipped) = folder_listing(&full);
+    assert_eq!(none_skipped, 0);
+    assert!(all.len() > 100, "only {} files", all.len());
+    for threads in [2, 3, 16] {
+        let (files, skipped) = folder_listing(&walk(threads, None, &limits).unwrap());
+        assert_eq!((&files, skipped), (&all, 0), "{threads} threads");
+    }
+
+    let keep: fn(&str) -> bool = is_candidate;
+    let filtered = walk(1, Some(keep), &limits).unwrap();
+    let (kept, skipped) = folder_listing(&filtered);
+    let expected: Vec<_> = all
+        .iter()
+        .filter(|(p, ..)| keep(p) || p.ends_with(".zip"))
+        .cloned()
+        .collect();
+    assert!(expected.len() > 20 && expected.iter().any(|(p, ..)| p == "nested/other.zip"));
+    assert_eq!(kept, expected);
+    assert_eq!(skipped as usize, all.len() - kept.len());
+    assert_eq!(
+        folder_listing(&walk(4, Some(keep), &limits).unwrap()),
+        (kept, skipped)
+    );
+
+    let view = |input, limits: &Limits| Artifact::open_only(vec![input], limits, keep);
+    let of_full = view(full, &limits).unwrap();
+    let of_filtered = view(filtered, &limits).unwrap();
+    let listing = |a: &Artifact| {
+        a.files()
+            .iter()
+            .map(|f| (f.path.clone(), f.size, f.modified))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(listing(&of_full), listing(&of_filtered));
+    assert_eq!(
+        of_full.stats().files_listed,
+        of_filtered.stats().files_listed
+    );
+    for f in of_full.files() {
+        assert_eq!(
+            of_full.read(&f.path, u64::MAX).ok(),
+            of_filtered.read(&f.path, u64::MAX).ok(),
+            "{}",
+            f.path
+        );
+    }
+
+    // The limits, met alike: the folder's file count, and the artifact's (nested zip included).
+    let tight = Limits {
+        max_entries: all.len() as u64 - 1,
+        ..Limits::default()
+    };
+    for w in [None, Some(keep)] {
+        let refused = walk(2, w, &tight).err().map(|e| e.to_string());
+        assert!(
+            refused
+                .as_deref()
+                .is_some_and(|e| e.contains("max-entries")),
+            "{refused:?}"
+        );
+    }
+    // The fewest files the artifact may hold (`max-total-entries`) for a view of the full walk
+    // to open, found by bisection; a view of the filtered walk opens there and not below.
+    let at = |n: u64| Limits {
+        max_total_entries: n,
+        ..Limits::default()
+    };
+    let opens = |n: u64, w| view(walk(1, w, &at(n)).unwrap(), &at(n)).is_ok();
+    let (mut lo, mut hi) = (1, 1 << 20);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if opens(mid, None) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    assert!(
+        lo > all.len() as u64,
+        "the nested zip's files count too: {lo}"
+    );
+    assert!(opens(lo, Some(keep)));
+    let refused = view(walk(1, Some(keep), &at(lo - 1)).unwrap(), &at(lo - 1))
+        .err()
+        .map(|e| e.to_string());
+    assert!(
+        refused
+            .as_deref()
+            .is_some_and(|e| e.contains("max-total-entries")),
+        "{refused:?}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -627,6 +627,7 @@ fn random_access_sources_work_through_an_artifact_folder() {
         vec![Input::Folder {
             name: "t".into(),
             files,
+            skipped: 0,
         }],
         &Limits::default(),
     )

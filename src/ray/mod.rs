@@ -401,6 +401,7 @@ mod tests {
                     modified_millis: None,
                     data: std::rc::Rc::new(bytes),
                 }],
+                skipped: 0,
             }],
             &crate::Limits::default(),
         );

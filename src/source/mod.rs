@@ -144,6 +144,9 @@ pub enum Input {
         name: String,
         /// Its files.
         files: Vec<HostFile>,
+        /// Files of the folder its host left out of `files` (a view of a few files: see
+        /// [`native::FolderWalk::keep`]); counted against the limits as if listed.
+        skipped: u64,
     },
 }
 
@@ -334,7 +337,9 @@ impl Artifact {
                         builder.problem(e);
                     }
                 }
-                Input::Folder { files, .. } => builder.add_folder(files, &prefix)?,
+                Input::Folder { files, skipped, .. } => {
+                    builder.add_folder(files, skipped, &prefix)?
+                }
             }
         }
         Ok(builder.finish(name))
@@ -713,16 +718,20 @@ impl Builder {
         Ok(())
     }
 
-    fn add_folder(&mut self, files: Vec<HostFile>, prefix: &str) -> Result<()> {
-        if files.len() as u64 > self.limits.max_entries {
+    fn add_folder(&mut self, files: Vec<HostFile>, skipped: u64, prefix: &str) -> Result<()> {
+        let count = (files.len() as u64).saturating_add(skipped);
+        if count > self.limits.max_entries {
             return Err(Error::limit(
                 "max-entries",
                 format!(
-                    "the folder has {} files, more than {}",
-                    files.len(),
+                    "the folder has {count} files, more than {}",
                     self.limits.max_entries
                 ),
             ));
+        }
+        // The files the host left out, counted as the files it would have listed are.
+        for _ in 0..skipped {
+            self.count_entry()?;
         }
         for file in files {
             self.count_entry()?;
@@ -1012,6 +1021,7 @@ mod tests {
             vec![Input::Folder {
                 name: "w".into(),
                 files,
+                skipped: 0,
             }],
             &Limits::default(),
         )

@@ -78,9 +78,40 @@ impl RandomAccess for PathFile {
     }
 }
 
+/// How a folder input is walked.
+#[derive(Debug, Clone, Copy)]
+pub struct FolderWalk {
+    /// Threads that list directories and `stat` their files side by side (at least one). A
+    /// wide table's folder holds hundreds of thousands of files, and the kernel's `stat` of each
+    /// was most of the time a folder costs over its zip (`BENCHMARKS.md`, "Folders walked").
+    pub threads: usize,
+    /// Only the files whose path (relative to the folder) this accepts are listed, and only
+    /// they are `stat`ed; the others (zips aside: nested archives are opened and filtered by
+    /// [`super::Artifact::open_only`]) are counted in [`Input::Folder`]'s `skipped`, against the
+    /// same limits. For a view of a few files ([`super::Artifact::open_only`] with the same
+    /// filter); it must decide by the path's last segments, which a folder's name prefix does
+    /// not change.
+    pub keep: Option<fn(&str) -> bool>,
+}
+
+impl Default for FolderWalk {
+    fn default() -> Self {
+        FolderWalk {
+            threads: 1,
+            keep: None,
+        }
+    }
+}
+
 /// Opens a path the user gave: a zip file, or a folder (walked recursively, symlinks not
 /// followed). Errors name the path.
 pub fn open_input(path: &Path, limits: &Limits) -> Result<Input> {
+    open_input_with(path, limits, FolderWalk::default())
+}
+
+/// [`open_input`], a folder walked as `walk` says. The listing is the same whatever the
+/// threads; with a `keep` filter it is [`open_input`]'s filtered.
+pub fn open_input_with(path: &Path, limits: &Limits, walk: FolderWalk) -> Result<Input> {
     let shown = path.display().to_string();
     let meta = std::fs::metadata(path)
         .map_err(|e| Error::io(format!("cannot open: {e}")).in_file(shown.clone()))?;
@@ -89,9 +120,12 @@ pub fn open_input(path: &Path, limits: &Limits) -> Result<Input> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| shown.clone());
     if meta.is_dir() {
-        let mut files = Vec::new();
-        walk(path, "", &mut files, limits)?;
-        return Ok(Input::Folder { name, files });
+        let (files, skipped) = walk_folder(path, limits, walk)?;
+        return Ok(Input::Folder {
+            name,
+            files,
+            skipped,
+        });
     }
     let file = NativeFile::open(path)
         .map_err(|e| Error::io(format!("cannot open: {e}")).in_file(shown))?;
@@ -101,47 +135,187 @@ pub fn open_input(path: &Path, limits: &Limits) -> Result<Input> {
     })
 }
 
-fn walk(dir: &Path, rel: &str, out: &mut Vec<HostFile>, limits: &Limits) -> Result<()> {
-    let read = std::fs::read_dir(dir)
+/// One directory's children, sorted by name, as [`list_dir`] read them.
+struct Listed {
+    /// The directory's path relative to the folder (`""` for the folder itself).
+    rel: String,
+    children: Vec<Child>,
+}
+
+enum Child {
+    Dir(String),
+    File {
+        name: String,
+        modified_millis: Option<i64>,
+        size: u64,
+    },
+    /// A file the walk's filter refused: counted, not `stat`ed.
+    Skipped,
+}
+
+fn join_rel(rel: &str, name: &str) -> String {
+    if rel.is_empty() {
+        name.to_string()
+    } else {
+        format!("{rel}/{name}")
+    }
+}
+
+/// Lists one directory: its subdirectories and its files, each file with one `stat`.
+fn list_dir(root: &Path, rel: &str, keep: Option<fn(&str) -> bool>) -> Result<Listed> {
+    let dir = root.join(rel);
+    let read = std::fs::read_dir(&dir)
         .map_err(|e| Error::io(format!("cannot list: {e}")).in_file(dir.display().to_string()))?;
-    let mut children: Vec<_> = read.filter_map(|e| e.ok()).collect();
-    children.sort_by_key(|e| e.file_name());
-    for child in children {
-        let name = child.file_name().to_string_lossy().into_owned();
-        let child_rel = if rel.is_empty() {
-            name
-        } else {
-            format!("{rel}/{name}")
-        };
-        let Ok(kind) = child.file_type() else {
+    let mut entries: Vec<_> = read.filter_map(|e| e.ok()).collect();
+    entries.sort_by_key(|e| e.file_name());
+    let mut children = Vec::with_capacity(entries.len());
+    for entry in entries {
+        let Ok(kind) = entry.file_type() else {
             continue;
         };
+        let name = entry.file_name().to_string_lossy().into_owned();
         if kind.is_symlink() {
             continue;
         }
         if kind.is_dir() {
-            walk(&child.path(), &child_rel, out, limits)?;
+            children.push(Child::Dir(name));
         } else if kind.is_file() {
-            if out.len() as u64 >= limits.max_entries {
-                return Err(Error::limit(
-                    "max-entries",
-                    format!("the folder has more than {} files", limits.max_entries),
-                ));
+            let kept = keep.is_none_or(|keep| {
+                let path = join_rel(rel, &name);
+                super::zip::looks_like_zip_name(&path) || keep(&path)
+            });
+            if !kept {
+                children.push(Child::Skipped);
+                continue;
             }
-            let path = child.path();
-            // One `stat` per file (a wide table's folder holds hundreds of thousands).
-            let meta = child.metadata().ok();
+            // One `stat` per file, relative to the directory (a wide table's folder holds
+            // hundreds of thousands).
+            let meta = entry.metadata().ok();
             let modified_millis = meta
                 .as_ref()
                 .and_then(|m| m.modified().ok())
                 .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
                 .and_then(|d| i64::try_from(d.as_millis()).ok());
             let size = meta.map_or(0, |m| m.len());
-            out.push(HostFile {
-                path: child_rel,
+            children.push(Child::File {
+                name,
                 modified_millis,
-                data: Rc::new(PathFile { path, size }),
+                size,
             });
+        }
+    }
+    Ok(Listed {
+        rel: rel.to_string(),
+        children,
+    })
+}
+
+/// Lists `dirs` on up to `threads` threads; the results in `dirs`' order.
+fn list_level(root: &Path, dirs: &[String], walk: FolderWalk) -> Vec<Result<Listed>> {
+    let threads = walk.threads.clamp(1, dirs.len().max(1));
+    if threads == 1 {
+        return dirs.iter().map(|d| list_dir(root, d, walk.keep)).collect();
+    }
+    let chunk = dirs.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = dirs
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|d| list_dir(root, d, walk.keep))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    vec![Err(Error::io(
+                        "a thread listing the folder failed".to_string(),
+                    )
+                    .in_file(root.display().to_string()))]
+                })
+            })
+            .collect()
+    })
+}
+
+/// Walks the folder at `root` a level at a time, each level's directories listed side by side
+/// ([`FolderWalk::threads`]), then puts the files in the order of a depth-first walk with
+/// every directory's children sorted by name. Returns them with the count of files the filter
+/// left out. Fails when the folder holds more than `max-entries` files, then on the first
+/// directory (in that order) that cannot be listed.
+fn walk_folder(root: &Path, limits: &Limits, walk: FolderWalk) -> Result<(Vec<HostFile>, u64)> {
+    let mut listed: std::collections::HashMap<String, Result<Listed>> =
+        std::collections::HashMap::new();
+    let mut level = vec![String::new()];
+    let mut files_seen: u64 = 0;
+    while !level.is_empty() {
+        let mut next = Vec::new();
+        for (rel, result) in level.iter().zip(list_level(root, &level, walk)) {
+            if let Ok(dir) = &result {
+                for child in &dir.children {
+                    match child {
+                        Child::Dir(name) => next.push(join_rel(rel, name)),
+                        Child::File { .. } | Child::Skipped => files_seen += 1,
+                    }
+                }
+            }
+            listed.insert(rel.clone(), result);
+        }
+        if files_seen > limits.max_entries {
+            return Err(too_many(limits));
+        }
+        level = next;
+    }
+    let mut out = Vec::new();
+    let mut skipped = 0;
+    assemble(root, "", &mut listed, &mut out, &mut skipped)?;
+    Ok((out, skipped))
+}
+
+fn too_many(limits: &Limits) -> Error {
+    Error::limit(
+        "max-entries",
+        format!("the folder has more than {} files", limits.max_entries),
+    )
+}
+
+/// Appends the files of directory `rel` (and below, depth first) to `out`.
+fn assemble(
+    root: &Path,
+    rel: &str,
+    listed: &mut std::collections::HashMap<String, Result<Listed>>,
+    out: &mut Vec<HostFile>,
+    skipped: &mut u64,
+) -> Result<()> {
+    let Some(result) = listed.remove(rel) else {
+        return Ok(());
+    };
+    let dir = result?;
+    for child in dir.children {
+        match child {
+            Child::Dir(name) => {
+                assemble(root, &join_rel(&dir.rel, &name), listed, out, skipped)?;
+            }
+            Child::Skipped => *skipped += 1,
+            Child::File {
+                name,
+                modified_millis,
+                size,
+            } => {
+                let path = join_rel(&dir.rel, &name);
+                out.push(HostFile {
+                    data: Rc::new(PathFile {
+                        path: root.join(&path),
+                        size,
+                    }),
+                    path,
+                    modified_millis,
+                });
+            }
         }
     }
     Ok(())

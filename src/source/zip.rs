@@ -39,7 +39,7 @@ const EXTRA_ZIP64: u16 = 0x0001;
 const EXTRA_UNIX_TIME: u16 = 0x5455;
 
 /// Whether a path names a zip that should be opened as a nested archive.
-pub(super) fn looks_like_zip_name(path: &str) -> bool {
+pub(crate) fn looks_like_zip_name(path: &str) -> bool {
     let lower = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
     lower.ends_with(".zip")
 }

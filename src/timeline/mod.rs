@@ -542,6 +542,7 @@ pub(crate) mod testkit {
             vec![Input::Folder {
                 name: "t".into(),
                 files,
+                skipped: 0,
             }],
             &Limits::default(),
         )

@@ -218,6 +218,7 @@ fn open_and_analyse(
         inputs.push(Input::Folder {
             name: folder.name,
             files,
+            skipped: 0,
         });
     }
     let options = prv::AnalysisOptions {
