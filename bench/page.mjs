@@ -24,14 +24,16 @@
 // --warm measures a second analysis of the same zip in the same page (after V8 has compiled
 // and tiered up the worker's wasm); its memory figures include the first run.
 // PRV_BENCH_CHROMIUM_ARGS adds Chromium flags (e.g. '--js-flags=--no-liftoff').
-// --no-jspi takes JavaScript Promise Integration away from the analysis worker (as the Playwright
-// test of that path does): it then reads with FileReaderSync, without the reader worker, so the
+// --no-jspi takes JavaScript Promise Integration away from the analysis worker
+// (tests/e2e/no-jspi.mjs, as the Playwright test of that path does): it then reads with
+// FileReaderSync, without the reader worker, so the
 // asynchronous reads can be measured against the synchronous ones side by side.
 // Each run uses a fresh browser, so the renderer's peak RSS (VmHWM) belongs to that run alone.
 import { readFileSync, existsSync, writeFileSync, readdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { resolve, basename } from 'node:path';
 import { root, serveDist, launchChromium, waitLikeAUser } from './harness.mjs';
+import { withoutJspi } from '../tests/e2e/no-jspi.mjs';
 
 const argv = process.argv.slice(2);
 let runs = 3;
@@ -133,20 +135,7 @@ async function runOnce(zip) {
       }
     };
   });
-  if (noJspi) {
-    // the worker's bootstrap is a text/javascript Blob made by the page (tests/e2e/page.spec.mjs)
-    await browser.addInitScript(() => {
-      const NativeBlob = window.Blob;
-      window.Blob = class extends NativeBlob {
-        constructor(parts, options) {
-          if (options?.type === 'text/javascript' && typeof parts?.[0] === 'string' && parts[0].includes('importScripts(')) {
-            parts = ['WebAssembly.Suspending = undefined;\n' + parts[0], ...parts.slice(1)];
-          }
-          super(parts, options);
-        }
-      };
-    });
-  }
+  if (noJspi) await browser.addInitScript(withoutJspi);
   try {
     const page = await browser.newPage();
     await page.goto(base);

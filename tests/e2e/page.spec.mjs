@@ -9,6 +9,7 @@ import { basePath } from './playwright.config.mjs';
 import {
   analyse, expectOnlyOwnStaticFiles, fixture, pageCodes, reportCodes, runCli, unzipFixture, watch,
 } from './helpers.mjs';
+import { withoutJspi } from './no-jspi.mjs';
 
 // The analysis worker starts a reader worker of its own where the browser has JSPI
 // (web/src/async_reads.js); these tests count analysis workers.
@@ -106,18 +107,8 @@ test('the page starts its worker when it loads, warms it, and the first analysis
 for (const jspi of [true, false]) {
   test(`the worker reads ${jspi ? 'asynchronously with JSPI' : 'with FileReaderSync without JSPI'}, and the report is the CLI's`, async ({ page }) => {
     if (!jspi) {
-      // Take JSPI away from the worker: its bootstrap is a text/javascript Blob made by the page.
-      await page.addInitScript(() => {
-        const NativeBlob = window.Blob;
-        window.Blob = class extends NativeBlob {
-          constructor(parts, options) {
-            if (options?.type === 'text/javascript' && typeof parts?.[0] === 'string' && parts[0].includes('importScripts(')) {
-              parts = ['WebAssembly.Suspending = undefined;\n' + parts[0], ...parts.slice(1)];
-            }
-            super(parts, options);
-          }
-        };
-      });
+      // Take JSPI away from the worker (no-jspi.mjs).
+      await page.addInitScript(withoutJspi);
     }
     const workers = [];
     const readers = [];
