@@ -5,6 +5,7 @@
 use std::fs::File;
 use std::path::Path;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::UNIX_EPOCH;
 
 use crate::error::{Error, Result};
@@ -161,8 +162,16 @@ fn join_rel(rel: &str, name: &str) -> String {
     }
 }
 
-/// Lists one directory: its subdirectories and its files, each file with one `stat`.
-fn list_dir(root: &Path, rel: &str, keep: Option<fn(&str) -> bool>) -> Result<Listed> {
+/// Lists one directory: its subdirectories and its files, each file with one `stat`. `seen`
+/// counts the folder's files across threads: past `max-entries` the listing stops, so a
+/// hostile folder is not listed whole before it is refused.
+fn list_dir(
+    root: &Path,
+    rel: &str,
+    keep: Option<fn(&str) -> bool>,
+    seen: &AtomicU64,
+    limits: &Limits,
+) -> Result<Listed> {
     let dir = root.join(rel);
     let read = std::fs::read_dir(&dir)
         .map_err(|e| Error::io(format!("cannot list: {e}")).in_file(dir.display().to_string()))?;
@@ -180,6 +189,9 @@ fn list_dir(root: &Path, rel: &str, keep: Option<fn(&str) -> bool>) -> Result<Li
         if kind.is_dir() {
             children.push(Child::Dir(name));
         } else if kind.is_file() {
+            if seen.fetch_add(1, Ordering::Relaxed) >= limits.max_entries {
+                return Err(too_many(limits));
+            }
             let kept = keep.is_none_or(|keep| {
                 let path = join_rel(rel, &name);
                 super::zip::looks_like_zip_name(&path) || keep(&path)
@@ -210,35 +222,43 @@ fn list_dir(root: &Path, rel: &str, keep: Option<fn(&str) -> bool>) -> Result<Li
     })
 }
 
-/// Lists `dirs` on up to `threads` threads; the results in `dirs`' order.
-fn list_level(root: &Path, dirs: &[String], walk: FolderWalk) -> Vec<Result<Listed>> {
+/// Lists `dirs` on up to `threads` threads; one result per directory, in `dirs`' order.
+fn list_level(
+    root: &Path,
+    dirs: &[String],
+    walk: FolderWalk,
+    seen: &AtomicU64,
+    limits: &Limits,
+) -> Vec<Result<Listed>> {
+    let list = |d: &String| list_dir(root, d, walk.keep, seen, limits);
     let threads = walk.threads.clamp(1, dirs.len().max(1));
     if threads == 1 {
-        return dirs.iter().map(|d| list_dir(root, d, walk.keep)).collect();
+        return dirs.iter().map(list).collect();
     }
     let chunk = dirs.len().div_ceil(threads);
     std::thread::scope(|scope| {
-        let handles: Vec<_> = dirs
+        let parts: Vec<_> = dirs
             .chunks(chunk)
             .map(|part| {
-                scope.spawn(move || {
-                    part.iter()
-                        .map(|d| list_dir(root, d, walk.keep))
-                        .collect::<Vec<_>>()
-                })
+                (
+                    part,
+                    scope.spawn(move || part.iter().map(list).collect::<Vec<_>>()),
+                )
             })
             .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| {
-                h.join().unwrap_or_else(|_| {
-                    vec![Err(Error::io(
-                        "a thread listing the folder failed".to_string(),
-                    )
-                    .in_file(root.display().to_string()))]
-                })
-            })
-            .collect()
+        let mut results = Vec::with_capacity(dirs.len());
+        for (part, handle) in parts {
+            match handle.join() {
+                Ok(listed) => results.extend(listed),
+                // Not expected (listing a directory does not panic); each of its directories
+                // then fails by name, so that the results stay one per directory.
+                Err(_) => results.extend(part.iter().map(|d| {
+                    Err(Error::io("the thread listing it failed".to_string())
+                        .in_file(root.join(d).display().to_string()))
+                })),
+            }
+        }
+        results
     })
 }
 
@@ -251,21 +271,23 @@ fn walk_folder(root: &Path, limits: &Limits, walk: FolderWalk) -> Result<(Vec<Ho
     let mut listed: std::collections::HashMap<String, Result<Listed>> =
         std::collections::HashMap::new();
     let mut level = vec![String::new()];
-    let mut files_seen: u64 = 0;
+    let seen = AtomicU64::new(0);
     while !level.is_empty() {
         let mut next = Vec::new();
-        for (rel, result) in level.iter().zip(list_level(root, &level, walk)) {
+        for (rel, result) in level
+            .iter()
+            .zip(list_level(root, &level, walk, &seen, limits))
+        {
             if let Ok(dir) = &result {
                 for child in &dir.children {
-                    match child {
-                        Child::Dir(name) => next.push(join_rel(rel, name)),
-                        Child::File { .. } | Child::Skipped => files_seen += 1,
+                    if let Child::Dir(name) = child {
+                        next.push(join_rel(rel, name));
                     }
                 }
             }
             listed.insert(rel.clone(), result);
         }
-        if files_seen > limits.max_entries {
+        if seen.load(Ordering::Relaxed) > limits.max_entries {
             return Err(too_many(limits));
         }
         level = next;
