@@ -501,11 +501,89 @@ fn missing_finding(t: &Timeline, holders: &[&Holder], files: &[Needed<'_>]) -> F
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::timeline::files::BranchFiles;
+    use crate::timeline::testkit::timelines_with_files;
 
     fn snap(branch: &str, id: i64) -> Holder {
         Holder::Snapshot {
             branch: branch.into(),
             id,
+        }
+    }
+
+    fn tag(branch: &str, name: &str) -> Holder {
+        Holder::Tag {
+            branch: branch.into(),
+            name: name.into(),
+        }
+    }
+
+    /// A snapshot document (a snapshot or a tag's body): snapshot `id` with base and delta lists
+    /// `b-<lists>`, `d-<lists>` and, if given, the changelog list `changelog`.
+    fn doc(id: i64, lists: i64, changelog: Option<&str>) -> String {
+        doc_with(id, (lists, lists), changelog)
+    }
+
+    /// [`doc`] with base list `b-<base>` and delta list `d-<delta>`.
+    fn doc_with(id: i64, (base, delta): (i64, i64), changelog: Option<&str>) -> String {
+        let changelog = changelog.map_or(String::new(), |c| {
+            format!(r#""changelogManifestList": "{c}", "#)
+        });
+        format!(
+            r#"{{"version": 3, "id": {id}, "schemaId": 0, "baseManifestList": "b-{base}", "deltaManifestList": "d-{delta}", {changelog}"commitUser": "w", "commitIdentifier": {id}, "commitKind": "APPEND", "timeMillis": {id}000}}"#
+        )
+    }
+
+    /// A file `holder` needs that is not in the artifact.
+    fn missing(holder: Holder, kind: &'static str, file: &str) -> Dangling {
+        Dangling {
+            holder,
+            kind,
+            file: file.to_string(),
+            why: Unusable::Missing,
+        }
+    }
+
+    /// The table `db.db/t` with `files` (path under the table root, content), its main branch
+    /// and branches, and the files each branch's holders miss.
+    struct Scene {
+        timelines: Vec<Timeline>,
+        root: RootFiles,
+    }
+
+    impl Scene {
+        fn new(files: &[(&str, String)], missing: &[(&str, Vec<Dangling>)]) -> Self {
+            let raw: Vec<(&str, &str)> = files.iter().map(|(p, b)| (*p, b.as_str())).collect();
+            let mut root = RootFiles::default();
+            for (branch, dangling) in missing {
+                root.branches.insert(
+                    branch.to_string(),
+                    BranchFiles {
+                        dangling: dangling.clone(),
+                        ..BranchFiles::default()
+                    },
+                );
+            }
+            Scene {
+                timelines: timelines_with_files(&[], &[], &[], &raw),
+                root,
+            }
+        }
+
+        /// The findings with the branch each is reported on.
+        fn run(&self) -> Vec<(&str, Finding)> {
+            let timelines: Vec<&Timeline> = self.timelines.iter().collect();
+            dangling(&timelines, &self.root)
+                .into_iter()
+                .map(|(i, f)| (self.timelines[i].location.branch.as_str(), f))
+                .collect()
+        }
+
+        /// The one finding.
+        fn one(&self) -> Finding {
+            let mut out = self.run();
+            assert_eq!(out.len(), 1, "{out:#?}");
+            out.remove(0).1
         }
     }
 
@@ -529,5 +607,283 @@ mod tests {
         assert_eq!(runs(&[1, 4, 5, 6, 7, 9, 10]), "1, 4..7, 9, 10");
         assert_eq!(runs(&[3]), "3");
         assert_eq!(count_holders(&[&t, &e, &s4, &s5]), "2 snapshots, 2 tags");
+    }
+
+    /// A rollback to tag t1 writes the tag back as the branch's earliest snapshot with the tag's
+    /// lists: the changelog list both name is gone on purpose. An earliest snapshot that names
+    /// the same changelog list over other data lists is no copy of the tag: the list is missing.
+    #[test]
+    fn only_the_tags_own_data_lists_make_its_missing_changelog_list_by_design() {
+        let cases = [
+            ((3, 3), Severity::Info),
+            ((30, 3), Severity::Error),
+            ((3, 30), Severity::Error),
+        ];
+        for (lists, severity) in cases {
+            let scene = Scene::new(
+                &[
+                    ("snapshot/snapshot-3", doc_with(3, lists, Some("c-3"))),
+                    ("snapshot/snapshot-4", doc(4, 4, None)),
+                    ("tag/tag-t1", doc(3, 3, Some("c-3"))),
+                ],
+                &[(
+                    MAIN_BRANCH,
+                    vec![
+                        missing(snap(MAIN_BRANCH, 3), "manifest list", "manifest/c-3"),
+                        missing(tag(MAIN_BRANCH, "t1"), "manifest list", "manifest/c-3"),
+                    ],
+                )],
+            );
+            let f = scene.one();
+            assert_eq!(f.severity, severity, "lists {lists:?}: {f:#?}");
+            assert_eq!(f.files, ["manifest/c-3"]);
+        }
+    }
+
+    /// Branch b created from tag t1 (whose snapshot 2 main has expired) starts with a copy of
+    /// the tag, changelog list and all: that list is gone on purpose for the copy. A snapshot
+    /// of b that names the list over other data lists, or that is not b's first, is no such
+    /// copy: the list is missing.
+    #[test]
+    fn a_branch_snapshot_shares_an_expired_tags_missing_changelog_list_only_as_its_copy() {
+        let cases = [
+            (
+                vec![(2, doc(2, 2, Some("c-2"))), (3, doc(3, 3, None))],
+                Severity::Info,
+            ),
+            (
+                vec![(2, doc_with(2, (20, 2), Some("c-2")))],
+                Severity::Error,
+            ),
+            (
+                vec![(1, doc(1, 1, None)), (2, doc(2, 2, Some("c-2")))],
+                Severity::Error,
+            ),
+        ];
+        for (branch_snapshots, severity) in cases {
+            let paths: Vec<String> = branch_snapshots
+                .iter()
+                .map(|(id, _)| format!("branch/branch-b/snapshot/snapshot-{id}"))
+                .collect();
+            let mut files = vec![
+                ("snapshot/snapshot-3", doc(3, 3, None)),
+                ("snapshot/snapshot-4", doc(4, 4, None)),
+                ("tag/tag-t1", doc(2, 2, Some("c-2"))),
+            ];
+            files.extend(
+                paths
+                    .iter()
+                    .zip(&branch_snapshots)
+                    .map(|(p, (_, d))| (p.as_str(), d.clone())),
+            );
+            let scene = Scene::new(
+                &files,
+                &[(
+                    "b",
+                    vec![missing(snap("b", 2), "manifest list", "manifest/c-2")],
+                )],
+            );
+            let f = scene.one();
+            assert_eq!(f.severity, severity, "{branch_snapshots:?}: {f:#?}");
+        }
+    }
+
+    /// Tag t1's snapshot 3 is still retained (the branch starts at 2) with the tag's lists: its
+    /// changelog list was not expired away, so it is missing for the tag and the snapshot alike.
+    #[test]
+    fn a_retained_tagged_snapshots_missing_changelog_list_is_an_error_for_its_tag_too() {
+        let scene = Scene::new(
+            &[
+                ("snapshot/snapshot-2", doc(2, 2, None)),
+                ("snapshot/snapshot-3", doc(3, 3, Some("c-3"))),
+                ("tag/tag-t1", doc(3, 3, Some("c-3"))),
+            ],
+            &[(
+                MAIN_BRANCH,
+                vec![
+                    missing(snap(MAIN_BRANCH, 3), "manifest list", "manifest/c-3"),
+                    missing(tag(MAIN_BRANCH, "t1"), "manifest list", "manifest/c-3"),
+                ],
+            )],
+        );
+        let f = scene.one();
+        assert_eq!(f.severity, Severity::Error, "{f:#?}");
+        assert!(
+            f.message.starts_with(
+                "snapshot 3 and tag t1 (1 snapshot, 1 tag) reference 1 missing file (1 manifest list):"
+            ),
+            "{}",
+            f.message
+        );
+    }
+
+    /// A file several holders need names them and counts them by kind, only the kinds there are.
+    #[test]
+    fn the_holders_of_a_missing_file_are_counted_by_kind() {
+        let scene = Scene::new(
+            &[
+                ("snapshot/snapshot-4", doc(4, 4, None)),
+                ("snapshot/snapshot-5", doc(5, 5, None)),
+                ("tag/tag-t1", doc(1, 1, None)),
+                ("tag/tag-t2", doc(2, 2, None)),
+                ("changelog/changelog-3", doc(3, 3, None)),
+            ],
+            &[(
+                MAIN_BRANCH,
+                ["t1", "t2"]
+                    .map(|t| missing(tag(MAIN_BRANCH, t), "data file", "bucket-0/data-1.parquet"))
+                    .into_iter()
+                    .chain([missing(
+                        Holder::LongLivedChangelog {
+                            branch: MAIN_BRANCH.into(),
+                            id: 3,
+                        },
+                        "data file",
+                        "bucket-0/data-1.parquet",
+                    )])
+                    .collect(),
+            )],
+        );
+        let f = scene.one();
+        assert_eq!(f.severity, Severity::Error);
+        assert_eq!(
+            f.message,
+            "tag t1, tag t2 and long-lived changelog 3 (2 tags, 1 long-lived changelog) reference 1 missing file (1 data file): reading or time-travelling to them fails, and so does a streaming reader that starts there."
+        );
+    }
+
+    /// Files that only snapshots of one branch need are one finding (the oldest two here: an
+    /// interrupted expiration); a file a tag needs is reported with the holders that need it.
+    #[test]
+    fn one_branchs_snapshots_share_a_finding_and_tags_have_their_own() {
+        let file = |holder: Holder, name: &str| missing(holder, "data file", name);
+        let scene = Scene::new(
+            &[
+                ("snapshot/snapshot-1", doc(1, 1, None)),
+                ("snapshot/snapshot-2", doc(2, 2, None)),
+                ("snapshot/snapshot-3", doc(3, 3, None)),
+                ("tag/tag-t1", doc(1, 1, None)),
+                ("tag/tag-t2", doc(2, 2, None)),
+            ],
+            &[(
+                MAIN_BRANCH,
+                vec![
+                    file(snap(MAIN_BRANCH, 1), "bucket-0/data-a.parquet"),
+                    file(snap(MAIN_BRANCH, 2), "bucket-0/data-b.parquet"),
+                    file(tag(MAIN_BRANCH, "t1"), "bucket-0/data-c.parquet"),
+                    file(tag(MAIN_BRANCH, "t2"), "bucket-0/data-d.parquet"),
+                ],
+            )],
+        );
+        let out = scene.run();
+        let files: Vec<(&str, Severity, Vec<&str>)> = out
+            .iter()
+            .map(|(b, f)| (*b, f.severity, f.files.iter().map(String::as_str).collect()))
+            .collect();
+        assert_eq!(
+            files,
+            [
+                (
+                    MAIN_BRANCH,
+                    Severity::Error,
+                    vec!["bucket-0/data-a.parquet", "bucket-0/data-b.parquet"]
+                ),
+                (
+                    MAIN_BRANCH,
+                    Severity::Error,
+                    vec!["bucket-0/data-c.parquet"]
+                ),
+                (
+                    MAIN_BRANCH,
+                    Severity::Error,
+                    vec!["bucket-0/data-d.parquet"]
+                ),
+            ]
+        );
+        assert!(
+            out[0].1.message.starts_with(
+                "snapshots 1, 2 reference 2 missing files (2 data files) after an interrupted expiration:"
+            ),
+            "{}",
+            out[0].1.message
+        );
+        assert!(out[1]
+            .1
+            .message
+            .starts_with("tag t1 references 1 missing file"));
+    }
+
+    /// An interrupted expiration deletes the files of the oldest snapshots: a file missing only
+    /// for a snapshot after the earliest (not the latest) points to no expiration.
+    #[test]
+    fn a_file_missing_for_a_middle_snapshot_is_no_interrupted_expiration() {
+        let scene = Scene::new(
+            &[
+                ("snapshot/snapshot-1", doc(1, 1, None)),
+                ("snapshot/snapshot-2", doc(2, 2, None)),
+                ("snapshot/snapshot-3", doc(3, 3, None)),
+            ],
+            &[(
+                MAIN_BRANCH,
+                vec![missing(snap(MAIN_BRANCH, 2), "manifest", "manifest/m-2")],
+            )],
+        );
+        let f = scene.one();
+        assert_eq!(f.severity, Severity::Error);
+        assert_eq!(
+            f.message,
+            "snapshot 2 references 1 missing file (1 manifest): reading or time-travelling to them fails, and so does a streaming reader that starts there."
+        );
+        assert!(f
+            .remedy
+            .starts_with("Check whether the artifact is complete"));
+        assert_eq!(f.snapshot, Some(2));
+        assert!(
+            !f.evidence.iter().any(|e| e.contains("interrupted")),
+            "{f:#?}"
+        );
+    }
+
+    /// The evidence names the first [`EVIDENCE_FILES`] missing files and counts the rest.
+    #[test]
+    fn the_evidence_names_the_first_files_and_counts_the_others() {
+        for (n, more) in [
+            (EVIDENCE_FILES, None),
+            (EVIDENCE_FILES + 1, Some("… and 1 more")),
+        ] {
+            let names: Vec<String> = (0..n)
+                .map(|i| format!("bucket-0/data-{i:02}.parquet"))
+                .collect();
+            let scene = Scene::new(
+                &[
+                    ("snapshot/snapshot-1", doc(1, 1, None)),
+                    ("snapshot/snapshot-2", doc(2, 2, None)),
+                ],
+                &[(
+                    MAIN_BRANCH,
+                    names
+                        .iter()
+                        .map(|name| missing(snap(MAIN_BRANCH, 1), "data file", name))
+                        .collect(),
+                )],
+            );
+            let f = scene.one();
+            assert_eq!(f.files.len(), n);
+            let named: Vec<&String> = f
+                .evidence
+                .iter()
+                .filter(|e| e.ends_with("(missing), needed by snapshot 1"))
+                .collect();
+            assert_eq!(named.len(), EVIDENCE_FILES, "{n} files: {:#?}", f.evidence);
+            assert_eq!(
+                f.evidence
+                    .iter()
+                    .find(|e| e.starts_with('…'))
+                    .map(String::as_str),
+                more,
+                "{n} files: {:#?}",
+                f.evidence
+            );
+        }
     }
 }

@@ -502,6 +502,17 @@ pub(crate) mod testkit {
         consumers: &[(&str, i64)],
         raw: &[(&str, &str)],
     ) -> Timeline {
+        timelines_with_files(options, snapshots, consumers, raw).remove(0)
+    }
+
+    /// [`timeline_with_files`], every timeline of the table: main, then its branches by name
+    /// (files under `db.db/t/branch/branch-<name>/`).
+    pub fn timelines_with_files(
+        options: &[(&str, &str)],
+        snapshots: &[(i64, &str, &str, i64, i64)],
+        consumers: &[(&str, i64)],
+        raw: &[(&str, &str)],
+    ) -> Vec<Timeline> {
         let mut files = Vec::new();
         let mut add = |path: String, body: String| {
             files.push(HostFile {
@@ -547,7 +558,10 @@ pub(crate) mod testkit {
             &Limits::default(),
         )
         .unwrap();
-        let location = discover(&artifact).tables.remove(0);
-        Timeline::load(&artifact, &location)
+        discover(&artifact)
+            .tables
+            .iter()
+            .map(|location| Timeline::load(&artifact, location))
+            .collect()
     }
 }
