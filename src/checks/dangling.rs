@@ -544,6 +544,14 @@ mod tests {
         }
     }
 
+    /// Snapshot 3 and tag t1 (its copy) both miss the changelog list `manifest/c-3`.
+    fn snapshot_3_and_tag_t1_miss_c3() -> Vec<Dangling> {
+        vec![
+            missing(snap(MAIN_BRANCH, 3), "manifest list", "manifest/c-3"),
+            missing(tag(MAIN_BRANCH, "t1"), "manifest list", "manifest/c-3"),
+        ]
+    }
+
     /// The table `db.db/t` with `files` (path under the table root, content), its main branch
     /// and branches, and the files each branch's holders miss.
     struct Scene {
@@ -568,6 +576,11 @@ mod tests {
                 timelines: timelines_with_files(&[], &[], &[], &raw),
                 root,
             }
+        }
+
+        /// [`Scene::new`] with only the main branch's holders missing files.
+        fn on_main(files: &[(&str, String)], missing: Vec<Dangling>) -> Self {
+            Scene::new(files, &[(MAIN_BRANCH, missing)])
         }
 
         /// The findings with the branch each is reported on.
@@ -620,19 +633,13 @@ mod tests {
             ((3, 30), Severity::Error),
         ];
         for (lists, severity) in cases {
-            let scene = Scene::new(
+            let scene = Scene::on_main(
                 &[
                     ("snapshot/snapshot-3", doc_with(3, lists, Some("c-3"))),
                     ("snapshot/snapshot-4", doc(4, 4, None)),
                     ("tag/tag-t1", doc(3, 3, Some("c-3"))),
                 ],
-                &[(
-                    MAIN_BRANCH,
-                    vec![
-                        missing(snap(MAIN_BRANCH, 3), "manifest list", "manifest/c-3"),
-                        missing(tag(MAIN_BRANCH, "t1"), "manifest list", "manifest/c-3"),
-                    ],
-                )],
+                snapshot_3_and_tag_t1_miss_c3(),
             );
             let f = scene.one();
             assert_eq!(f.severity, severity, "lists {lists:?}: {f:#?}");
@@ -692,19 +699,13 @@ mod tests {
     /// changelog list was not expired away, so it is missing for the tag and the snapshot alike.
     #[test]
     fn a_retained_tagged_snapshots_missing_changelog_list_is_an_error_for_its_tag_too() {
-        let scene = Scene::new(
+        let scene = Scene::on_main(
             &[
                 ("snapshot/snapshot-2", doc(2, 2, None)),
                 ("snapshot/snapshot-3", doc(3, 3, Some("c-3"))),
                 ("tag/tag-t1", doc(3, 3, Some("c-3"))),
             ],
-            &[(
-                MAIN_BRANCH,
-                vec![
-                    missing(snap(MAIN_BRANCH, 3), "manifest list", "manifest/c-3"),
-                    missing(tag(MAIN_BRANCH, "t1"), "manifest list", "manifest/c-3"),
-                ],
-            )],
+            snapshot_3_and_tag_t1_miss_c3(),
         );
         let f = scene.one();
         assert_eq!(f.severity, Severity::Error, "{f:#?}");
@@ -720,7 +721,7 @@ mod tests {
     /// A file several holders need names them and counts them by kind, only the kinds there are.
     #[test]
     fn the_holders_of_a_missing_file_are_counted_by_kind() {
-        let scene = Scene::new(
+        let scene = Scene::on_main(
             &[
                 ("snapshot/snapshot-4", doc(4, 4, None)),
                 ("snapshot/snapshot-5", doc(5, 5, None)),
@@ -728,21 +729,18 @@ mod tests {
                 ("tag/tag-t2", doc(2, 2, None)),
                 ("changelog/changelog-3", doc(3, 3, None)),
             ],
-            &[(
-                MAIN_BRANCH,
-                ["t1", "t2"]
-                    .map(|t| missing(tag(MAIN_BRANCH, t), "data file", "bucket-0/data-1.parquet"))
-                    .into_iter()
-                    .chain([missing(
-                        Holder::LongLivedChangelog {
-                            branch: MAIN_BRANCH.into(),
-                            id: 3,
-                        },
-                        "data file",
-                        "bucket-0/data-1.parquet",
-                    )])
-                    .collect(),
-            )],
+            ["t1", "t2"]
+                .map(|t| missing(tag(MAIN_BRANCH, t), "data file", "bucket-0/data-1.parquet"))
+                .into_iter()
+                .chain([missing(
+                    Holder::LongLivedChangelog {
+                        branch: MAIN_BRANCH.into(),
+                        id: 3,
+                    },
+                    "data file",
+                    "bucket-0/data-1.parquet",
+                )])
+                .collect(),
         );
         let f = scene.one();
         assert_eq!(f.severity, Severity::Error);
@@ -757,7 +755,7 @@ mod tests {
     #[test]
     fn one_branchs_snapshots_share_a_finding_and_tags_have_their_own() {
         let file = |holder: Holder, name: &str| missing(holder, "data file", name);
-        let scene = Scene::new(
+        let scene = Scene::on_main(
             &[
                 ("snapshot/snapshot-1", doc(1, 1, None)),
                 ("snapshot/snapshot-2", doc(2, 2, None)),
@@ -765,15 +763,12 @@ mod tests {
                 ("tag/tag-t1", doc(1, 1, None)),
                 ("tag/tag-t2", doc(2, 2, None)),
             ],
-            &[(
-                MAIN_BRANCH,
-                vec![
-                    file(snap(MAIN_BRANCH, 1), "bucket-0/data-a.parquet"),
-                    file(snap(MAIN_BRANCH, 2), "bucket-0/data-b.parquet"),
-                    file(tag(MAIN_BRANCH, "t1"), "bucket-0/data-c.parquet"),
-                    file(tag(MAIN_BRANCH, "t2"), "bucket-0/data-d.parquet"),
-                ],
-            )],
+            vec![
+                file(snap(MAIN_BRANCH, 1), "bucket-0/data-a.parquet"),
+                file(snap(MAIN_BRANCH, 2), "bucket-0/data-b.parquet"),
+                file(tag(MAIN_BRANCH, "t1"), "bucket-0/data-c.parquet"),
+                file(tag(MAIN_BRANCH, "t2"), "bucket-0/data-d.parquet"),
+            ],
         );
         let out = scene.run();
         let files: Vec<(&str, Severity, Vec<&str>)> = out
@@ -817,16 +812,13 @@ mod tests {
     /// for a snapshot after the earliest (not the latest) points to no expiration.
     #[test]
     fn a_file_missing_for_a_middle_snapshot_is_no_interrupted_expiration() {
-        let scene = Scene::new(
+        let scene = Scene::on_main(
             &[
                 ("snapshot/snapshot-1", doc(1, 1, None)),
                 ("snapshot/snapshot-2", doc(2, 2, None)),
                 ("snapshot/snapshot-3", doc(3, 3, None)),
             ],
-            &[(
-                MAIN_BRANCH,
-                vec![missing(snap(MAIN_BRANCH, 2), "manifest", "manifest/m-2")],
-            )],
+            vec![missing(snap(MAIN_BRANCH, 2), "manifest", "manifest/m-2")],
         );
         let f = scene.one();
         assert_eq!(f.severity, Severity::Error);
@@ -854,18 +846,15 @@ mod tests {
             let names: Vec<String> = (0..n)
                 .map(|i| format!("bucket-0/data-{i:02}.parquet"))
                 .collect();
-            let scene = Scene::new(
+            let scene = Scene::on_main(
                 &[
                     ("snapshot/snapshot-1", doc(1, 1, None)),
                     ("snapshot/snapshot-2", doc(2, 2, None)),
                 ],
-                &[(
-                    MAIN_BRANCH,
-                    names
-                        .iter()
-                        .map(|name| missing(snap(MAIN_BRANCH, 1), "data file", name))
-                        .collect(),
-                )],
+                names
+                    .iter()
+                    .map(|name| missing(snap(MAIN_BRANCH, 1), "data file", name))
+                    .collect(),
             );
             let f = scene.one();
             assert_eq!(f.files.len(), n);

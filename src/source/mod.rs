@@ -705,7 +705,14 @@ impl Builder {
     }
 
     fn count_entry(&mut self) -> Result<()> {
-        self.total_entries += 1;
+        self.count_entries(1)
+    }
+
+    /// Counts `n` files against `max-total-entries`: the files a view's host or zip left out
+    /// are counted as the ones listed are, so a view meets the limit exactly where the whole
+    /// artifact does.
+    fn count_entries(&mut self, n: u64) -> Result<()> {
+        self.total_entries = self.total_entries.saturating_add(n);
         if self.total_entries > self.limits.max_total_entries {
             return Err(Error::limit(
                 "max-total-entries",
@@ -729,10 +736,7 @@ impl Builder {
                 ),
             ));
         }
-        // The files the host left out, counted as the files it would have listed are.
-        for _ in 0..skipped {
-            self.count_entry()?;
-        }
+        self.count_entries(skipped)?;
         for file in files {
             self.count_entry()?;
             let path = match normalize_path(&file.path, &self.limits) {
@@ -787,9 +791,7 @@ impl Builder {
         let keep = prefix.is_empty().then_some(self.keep);
         let mut container = zip::ZipContainer::open(data, &self.limits, keep)?;
         container.announce_dirs(self.rank);
-        for _ in 0..container.skipped() {
-            self.count_entry()?;
-        }
+        self.count_entries(container.skipped())?;
         let listed = container.list(&self.limits);
         let container_index = self.zips.len();
         self.zips.push(RefCell::new(container));

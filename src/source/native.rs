@@ -136,13 +136,8 @@ pub fn open_input_with(path: &Path, limits: &Limits, walk: FolderWalk) -> Result
     })
 }
 
-/// One directory's children, sorted by name, as [`list_dir`] read them.
-struct Listed {
-    /// The directory's path relative to the folder (`""` for the folder itself).
-    rel: String,
-    children: Vec<Child>,
-}
-
+/// A child of a directory, as [`list_dir`] reads it: the children come sorted by name, and
+/// the files the walk's filter refused are neither `stat`ed nor listed, only counted.
 enum Child {
     Dir(String),
     File {
@@ -150,8 +145,6 @@ enum Child {
         modified_millis: Option<i64>,
         size: u64,
     },
-    /// A file the walk's filter refused: counted, not `stat`ed.
-    Skipped,
 }
 
 fn join_rel(rel: &str, name: &str) -> String {
@@ -171,7 +164,7 @@ fn list_dir(
     keep: Option<fn(&str) -> bool>,
     seen: &AtomicU64,
     limits: &Limits,
-) -> Result<Listed> {
+) -> Result<Vec<Child>> {
     let dir = root.join(rel);
     let read = std::fs::read_dir(&dir)
         .map_err(|e| Error::io(format!("cannot list: {e}")).in_file(dir.display().to_string()))?;
@@ -197,7 +190,6 @@ fn list_dir(
                 super::zip::looks_like_zip_name(&path) || keep(&path)
             });
             if !kept {
-                children.push(Child::Skipped);
                 continue;
             }
             // One `stat` per file, relative to the directory (a wide table's folder holds
@@ -216,10 +208,7 @@ fn list_dir(
             });
         }
     }
-    Ok(Listed {
-        rel: rel.to_string(),
-        children,
-    })
+    Ok(children)
 }
 
 /// Lists `dirs` on up to `threads` threads; one result per directory, in `dirs`' order.
@@ -229,7 +218,7 @@ fn list_level(
     walk: FolderWalk,
     seen: &AtomicU64,
     limits: &Limits,
-) -> Vec<Result<Listed>> {
+) -> Vec<Result<Vec<Child>>> {
     let list = |d: &String| list_dir(root, d, walk.keep, seen, limits);
     let threads = walk.threads.clamp(1, dirs.len().max(1));
     if threads == 1 {
@@ -268,7 +257,7 @@ fn list_level(
 /// left out. Fails when the folder holds more than `max-entries` files, then on the first
 /// directory (in that order) that cannot be listed.
 fn walk_folder(root: &Path, limits: &Limits, walk: FolderWalk) -> Result<(Vec<HostFile>, u64)> {
-    let mut listed: std::collections::HashMap<String, Result<Listed>> =
+    let mut listed: std::collections::HashMap<String, Result<Vec<Child>>> =
         std::collections::HashMap::new();
     let mut level = vec![String::new()];
     let seen = AtomicU64::new(0);
@@ -279,7 +268,7 @@ fn walk_folder(root: &Path, limits: &Limits, walk: FolderWalk) -> Result<(Vec<Ho
             .zip(list_level(root, &level, walk, &seen, limits))
         {
             if let Ok(dir) = &result {
-                for child in &dir.children {
+                for child in dir {
                     if let Child::Dir(name) = child {
                         next.push(join_rel(rel, name));
                     }
@@ -293,8 +282,9 @@ fn walk_folder(root: &Path, limits: &Limits, walk: FolderWalk) -> Result<(Vec<Ho
         level = next;
     }
     let mut out = Vec::new();
-    let mut skipped = 0;
-    assemble(root, "", &mut listed, &mut out, &mut skipped)?;
+    assemble(root, "", &mut listed, &mut out)?;
+    // Every file was counted in `seen`, the refused ones too.
+    let skipped = seen.into_inner().saturating_sub(out.len() as u64);
     Ok((out, skipped))
 }
 
@@ -309,26 +299,24 @@ fn too_many(limits: &Limits) -> Error {
 fn assemble(
     root: &Path,
     rel: &str,
-    listed: &mut std::collections::HashMap<String, Result<Listed>>,
+    listed: &mut std::collections::HashMap<String, Result<Vec<Child>>>,
     out: &mut Vec<HostFile>,
-    skipped: &mut u64,
 ) -> Result<()> {
     let Some(result) = listed.remove(rel) else {
         return Ok(());
     };
     let dir = result?;
-    for child in dir.children {
+    for child in dir {
         match child {
             Child::Dir(name) => {
-                assemble(root, &join_rel(&dir.rel, &name), listed, out, skipped)?;
+                assemble(root, &join_rel(rel, &name), listed, out)?;
             }
-            Child::Skipped => *skipped += 1,
             Child::File {
                 name,
                 modified_millis,
                 size,
             } => {
-                let path = join_rel(&dir.rel, &name);
+                let path = join_rel(rel, &name);
                 out.push(HostFile {
                     data: Rc::new(PathFile {
                         path: root.join(&path),
