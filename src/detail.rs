@@ -5,8 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::paimon::binary_row::{render_partition, PartitionRenderOptions};
-use crate::paimon::manifest::{FileKind, FileSource};
-use crate::timeline::files::{BranchFiles, EntryRef};
+use crate::paimon::manifest::{FileKind, FileSource, ManifestEntry};
+use crate::timeline::files::BranchFiles;
 use crate::timeline::Timeline;
 
 /// Files listed per snapshot detail before the rest is counted only.
@@ -126,7 +126,7 @@ pub fn snapshot_detail(
         .map(|x| PartitionRenderOptions::from_options(&x.options))
         .unwrap_or_default();
     let mut omitted = 0u64;
-    let mut convert = |entries: &mut dyn Iterator<Item = &EntryRef>| -> Vec<FileDetail> {
+    let mut convert = |entries: &mut dyn Iterator<Item = &ManifestEntry>| -> Vec<FileDetail> {
         let mut out = Vec::new();
         for e in entries {
             if out.len() >= MAX_DETAIL_FILES {

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::paimon::manifest::FileKind;
 use crate::paimon::snapshot::{ManifestListRole, Snapshot};
 use crate::source::Artifact;
-use crate::timeline::files::{merge, BranchFiles, ManifestStore, RootFiles};
+use crate::timeline::files::{merge, BranchFiles, Entries, ManifestStore, RootFiles};
 use crate::timeline::Timeline;
 use crate::warehouse::join;
 
@@ -116,7 +116,7 @@ impl Lookup<'_> {
         )
     }
 
-    fn entries(&mut self, list: &str) -> Vec<crate::timeline::files::EntryRef> {
+    fn entries(&mut self, list: &str) -> Entries {
         list_entries(self.artifact, &mut self.store, &self.manifest_dir, list)
     }
 
@@ -202,10 +202,10 @@ impl Lookup<'_> {
             let mut all = Vec::new();
             for (role, list) in s.manifest_lists() {
                 if role != ManifestListRole::Changelog {
-                    all.extend(self.entries(list));
+                    all.push(self.entries(list));
                 }
             }
-            if merge(all.iter())
+            if merge(all.iter().flatten())
                 .iter()
                 .any(|e| *e.file.file_name == *self.name)
             {
@@ -313,14 +313,14 @@ fn list_entries(
     store: &mut ManifestStore,
     manifest_dir: &str,
     list: &str,
-) -> Vec<crate::timeline::files::EntryRef> {
+) -> Entries {
     let Ok(metas) = store.list(artifact, &join(manifest_dir, list)) else {
-        return Vec::new();
+        return Entries::new();
     };
-    let mut out = Vec::new();
+    let mut out = Entries::new();
     for name in metas.iter() {
         if let Ok(es) = store.manifest(artifact, &join(manifest_dir, name)) {
-            out.extend(es.iter().cloned());
+            out.push(es);
         }
     }
     out

@@ -199,11 +199,12 @@ fn file_graph_matches_an_independent_decoder() {
             for (id, want) in snaps.as_object().unwrap() {
                 let id: i64 = id.parse().unwrap();
                 let got = &bf.snapshots[&id];
-                let names = |it: &mut dyn Iterator<Item = &prv::timeline::files::EntryRef>| {
-                    let mut v: Vec<String> = it.map(|e| e.file.file_name.to_string()).collect();
-                    v.sort();
-                    v
-                };
+                let names =
+                    |it: &mut dyn Iterator<Item = &prv::paimon::manifest::ManifestEntry>| {
+                        let mut v: Vec<String> = it.map(|e| e.file.file_name.to_string()).collect();
+                        v.sort();
+                        v
+                    };
                 let list = |k: &str| -> Vec<String> {
                     want[k]
                         .as_array()

@@ -37,12 +37,10 @@
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use crate::findings::{BatchImpact, ChangelogImpact, Clock, Code, Finding, Impact, Severity};
-use crate::paimon::manifest::FileKind;
+use crate::paimon::manifest::{FileKind, ManifestEntry};
 use crate::paimon::snapshot::{CommitKind, Snapshot};
 use crate::source::FileTime;
-use crate::timeline::files::{
-    entry_dir, writer_uuid, BranchFiles, EntryRef, Orphan, OrphanKind, RootFiles,
-};
+use crate::timeline::files::{entry_dir, writer_uuid, BranchFiles, Orphan, OrphanKind, RootFiles};
 use crate::timeline::groups::CommitGroup;
 use crate::timeline::Timeline;
 use crate::warehouse::split_parent;
@@ -177,7 +175,7 @@ struct Append<'a> {
     /// The writer's next snapshot, if any.
     own_next: Option<i64>,
     /// The level-0 files it added (when its delta is known).
-    added: Vec<&'a EntryRef>,
+    added: Vec<&'a ManifestEntry>,
     /// Their file names.
     added_names: HashSet<&'a str>,
 }
@@ -228,7 +226,7 @@ fn judge_commit(ctx: &Ctx<'_>, g: &CommitGroup, explained: &HashSet<String>) -> 
         return CommitVerdict::Nothing; // OVERWRITE commits carry no changelog by design
     }
     let files = ctx.branch.and_then(|b| b.snapshots.get(&append_id));
-    let added: Vec<&EntryRef> = files
+    let added: Vec<&ManifestEntry> = files
         .map(|f| f.added().filter(|e| e.file.level == 0).collect())
         .unwrap_or_default();
     let wrote_rows = if files.is_some_and(|f| f.complete) {
@@ -458,7 +456,7 @@ fn ghost_evidence(ctx: &Ctx<'_>, a: &Append<'_>, ev: &mut Evidence) {
         if !(sibling || compacts_append) {
             continue;
         }
-        let changelog: Vec<&EntryRef> = ghost
+        let changelog: Vec<&ManifestEntry> = ghost
             .entries
             .iter()
             .filter(|e| e.kind == FileKind::Add && is_changelog_name(&e.file.file_name))
@@ -876,7 +874,7 @@ fn tie_reason(same_writer: bool, timed: bool) -> &'static str {
     }
 }
 
-fn rows_phrase(added: &[&EntryRef], delta: Option<i64>) -> String {
+fn rows_phrase(added: &[&ManifestEntry], delta: Option<i64>) -> String {
     let rows: i64 = added.iter().map(|e| e.file.row_count).sum();
     if rows > 0 {
         format!("{rows} row{}", if rows == 1 { "" } else { "s" })
@@ -899,13 +897,14 @@ pub fn display_identifier(i: i64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use std::rc::Rc;
 
     use super::*;
     use crate::findings::ClockSource;
     use crate::paimon::index_manifest::IndexManifestEntry;
     use crate::paimon::manifest::{DataFileMeta, ManifestEntry};
-    use crate::timeline::files::{BucketFiles, GhostCommit, OrphanIndexManifest, SnapshotFiles};
+    use crate::timeline::files::{
+        BucketFiles, Entries, GhostCommit, OrphanIndexManifest, SnapshotFiles,
+    };
     use crate::timeline::groups::commit_groups;
     use crate::timeline::testkit::{timeline, timeline_with_files};
 
@@ -925,17 +924,12 @@ mod tests {
         (4, "APPEND", "w", 3, 4 * HOUR),
     ];
 
-    fn entry(kind: FileKind, name: &str, bucket: i32) -> EntryRef {
-        Rc::new(ManifestEntry::for_test(
-            kind,
-            &[],
-            bucket,
-            DataFileMeta::for_test(name, 0, 5),
-        ))
+    fn entry(kind: FileKind, name: &str, bucket: i32) -> ManifestEntry {
+        ManifestEntry::for_test(kind, &[], bucket, DataFileMeta::for_test(name, 0, 5))
     }
 
     /// The APPEND's one level-0 file, `data-U-0.parquet` in bucket 0.
-    fn appended() -> EntryRef {
+    fn appended() -> ManifestEntry {
         entry(FileKind::Add, &format!("data-{U}-0.parquet"), 0)
     }
 
@@ -945,8 +939,8 @@ mod tests {
             snapshots: BTreeMap::from([(
                 3,
                 SnapshotFiles {
-                    delta: vec![appended()],
-                    changelog: Vec::new(),
+                    delta: vec![appended()].into(),
+                    changelog: Entries::new(),
                     complete: true,
                 },
             )]),
@@ -974,7 +968,7 @@ mod tests {
         )
     }
 
-    fn ghost(name: &str, entries: Vec<EntryRef>, sibling: &[(&str, i64)]) -> GhostCommit {
+    fn ghost(name: &str, entries: Vec<ManifestEntry>, sibling: &[(&str, i64)]) -> GhostCommit {
         GhostCommit {
             committer: name.to_string(),
             lists: vec![format!("manifest/manifest-list-{name}-0")],
@@ -1423,8 +1417,8 @@ mod tests {
             b.snapshots.insert(
                 4,
                 SnapshotFiles {
-                    delta: vec![entry(FileKind::Delete, &format!("data-{U}-0.parquet"), 0)],
-                    changelog: Vec::new(),
+                    delta: vec![entry(FileKind::Delete, &format!("data-{U}-0.parquet"), 0)].into(),
+                    changelog: Entries::new(),
                     complete: true,
                 },
             );

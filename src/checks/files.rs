@@ -79,7 +79,7 @@ pub fn incomplete(t: &Timeline, root: &RootFiles) -> (Vec<Finding>, bool) {
 fn external_outside(
     t: &Timeline,
     root: &RootFiles,
-    live: &[crate::timeline::files::EntryRef],
+    live: &[crate::paimon::manifest::ManifestEntry],
 ) -> Option<Finding> {
     if root.external_outside.is_empty() {
         return None;

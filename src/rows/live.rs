@@ -14,9 +14,10 @@ use std::rc::Rc;
 
 use crate::paimon::avro::AvroSchemaCache;
 use crate::paimon::index_manifest::read_index_manifest;
+use crate::paimon::manifest::ManifestEntry;
 use crate::parquet::{LogicalType, Value};
 use crate::source::Artifact;
-use crate::timeline::files::{entry_dir, BranchFiles, EntryRef, RootFiles};
+use crate::timeline::files::{entry_dir, BranchFiles, RootFiles};
 use crate::timeline::Timeline;
 use crate::warehouse::join;
 
@@ -48,7 +49,7 @@ impl TableRef<'_> {
     }
 
     /// The artifact path of a file in a bucket directory, if present.
-    pub fn file_path(&self, e: &EntryRef) -> Option<String> {
+    pub fn file_path(&self, e: &ManifestEntry) -> Option<String> {
         let dir = entry_dir(self.root, &self.timeline.location.root, e)?;
         Some(join(
             &self.timeline.location.root,
@@ -57,7 +58,7 @@ impl TableRef<'_> {
     }
 
     /// The bucket directory (relative to the table root) of a file, if present.
-    pub fn file_dir(&self, e: &EntryRef) -> Option<String> {
+    pub fn file_dir(&self, e: &ManifestEntry) -> Option<String> {
         entry_dir(self.root, &self.timeline.location.root, e)
     }
 
@@ -161,7 +162,7 @@ impl Unread {
 }
 
 /// The key range of a live file of a primary-key table, if its manifest entry tells it.
-fn entry_keys(t: &TableRef<'_>, e: &EntryRef) -> Option<(Key, Key)> {
+fn entry_keys(t: &TableRef<'_>, e: &ManifestEntry) -> Option<(Key, Key)> {
     if !t.has_primary_key() {
         return None;
     }
@@ -265,7 +266,7 @@ pub fn read_view(
     let skip_level0 = pk && (options.deletion_vectors || first_row);
 
     // The live files in the directories asked for, ordered by bucket and age.
-    let mut files: Vec<(String, &EntryRef)> = Vec::new();
+    let mut files: Vec<(String, &ManifestEntry)> = Vec::new();
     let mut skipped_level0 = 0usize;
     for e in live {
         let Some(dir) = t.file_dir(e) else {
@@ -383,7 +384,7 @@ pub fn read_view(
 }
 
 /// A live file of the latest snapshot that is not in the artifact.
-fn missing_live(t: &TableRef<'_>, view: &mut View, e: &EntryRef) {
+fn missing_live(t: &TableRef<'_>, view: &mut View, e: &ManifestEntry) {
     view.exact = false;
     let file = format!("bucket-{}/{}", e.bucket, e.file.file_name);
     view.notes.push(format!(

@@ -35,8 +35,7 @@ use super::external::{ExternalRoots, Located};
 use super::prefetch::{Decoded, Prefetch};
 use super::Timeline;
 
-/// A decoded manifest entry, shared between every snapshot that references it.
-pub type EntryRef = Rc<ManifestEntry>;
+pub use super::entries::Entries;
 
 /// Why a referenced metadata file could not be used.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,7 +53,7 @@ pub struct ManifestStore<'p> {
     /// Files decoded ahead by other threads, taken before decoding here (see [`super::prefetch`]).
     prefetch: Option<&'p dyn Prefetch>,
     lists: HashMap<String, Result<Rc<ManifestNames>, Unusable>>,
-    manifests: HashMap<String, Result<Rc<[EntryRef]>, Unusable>>,
+    manifests: HashMap<String, Result<Rc<[ManifestEntry]>, Unusable>>,
     index_manifests: HashMap<String, Result<Rc<[IndexManifestEntry]>, Unusable>>,
     /// One copy of each partition and file name of the manifests' entries.
     interner: Interner,
@@ -159,7 +158,7 @@ impl<'p> ManifestStore<'p> {
         &mut self,
         artifact: &Artifact,
         path: &str,
-    ) -> Result<Rc<[EntryRef]>, Unusable> {
+    ) -> Result<Rc<[ManifestEntry]>, Unusable> {
         if let Some(r) = self.manifests.get(path) {
             self.hits += 1;
             return r.clone();
@@ -170,9 +169,8 @@ impl<'p> ManifestStore<'p> {
         }
         .map(|v| {
             v.into_iter()
-                .map(|e| Rc::new(e.share(&mut self.interner)))
-                .collect::<Vec<_>>()
-                .into()
+                .map(|e| e.share(&mut self.interner))
+                .collect::<Rc<[_]>>()
         });
         self.manifests.insert(path.to_string(), r.clone());
         r
@@ -257,21 +255,21 @@ pub struct Dangling {
 #[derive(Debug, Clone, Default)]
 pub struct SnapshotFiles {
     /// Entries of the delta manifest list (ADD and DELETE).
-    pub delta: Vec<EntryRef>,
+    pub delta: Entries,
     /// Changelog files (ADD entries of the changelog manifest list).
-    pub changelog: Vec<EntryRef>,
+    pub changelog: Entries,
     /// Whether every manifest of the delta and changelog lists could be read.
     pub complete: bool,
 }
 
 impl SnapshotFiles {
     /// ADD entries of the delta.
-    pub fn added(&self) -> impl Iterator<Item = &EntryRef> {
+    pub fn added(&self) -> impl Iterator<Item = &ManifestEntry> + Clone {
         self.delta.iter().filter(|e| e.kind == FileKind::Add)
     }
 
     /// DELETE entries of the delta.
-    pub fn deleted(&self) -> impl Iterator<Item = &EntryRef> {
+    pub fn deleted(&self) -> impl Iterator<Item = &ManifestEntry> + Clone {
         self.delta.iter().filter(|e| e.kind == FileKind::Delete)
     }
 }
@@ -289,7 +287,7 @@ pub struct BranchFiles {
     /// Per snapshot id.
     pub snapshots: BTreeMap<i64, SnapshotFiles>,
     /// The live files of the latest snapshot (base + delta merged), if its lists were readable.
-    pub live_latest: Option<Vec<EntryRef>>,
+    pub live_latest: Option<Vec<ManifestEntry>>,
     /// Files that retained holders need but cannot use.
     pub dangling: Vec<Dangling>,
 }
@@ -325,7 +323,7 @@ impl BranchFiles {
 }
 
 /// Whether `live` (sorted by `FileKey`) holds the file of `e` at `level`.
-fn live_in(live: &[EntryRef], e: &ManifestEntry, level: i32) -> bool {
+fn live_in(live: &[ManifestEntry], e: &ManifestEntry, level: i32) -> bool {
     let wanted = (&*e.partition, e.bucket, level, &*e.file.file_name);
     live.binary_search_by(|l| key(l).cmp(&wanted)).is_ok()
 }
@@ -389,7 +387,7 @@ pub struct GhostCommit {
     /// Its orphan manifest lists (relative paths), in counter order.
     pub lists: Vec<String>,
     /// Entries of the manifests only these lists reference (the commit's own changes).
-    pub entries: Vec<EntryRef>,
+    pub entries: Vec<ManifestEntry>,
     /// Those manifests (relative paths).
     pub manifests: Vec<String>,
     /// Published snapshots whose manifest lists the same committer wrote, by branch.
@@ -603,10 +601,7 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
                     None => files.complete = false,
                 },
                 ManifestListRole::Changelog => match entries {
-                    Some(e) => {
-                        files.changelog =
-                            e.into_iter().filter(|x| x.kind == FileKind::Add).collect()
-                    }
+                    Some(e) => files.changelog = e.adds(),
                     None => files.complete = false,
                 },
                 ManifestListRole::Base => {
@@ -638,9 +633,9 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
         &mut self,
         s: &Snapshot,
         holder: &Holder,
-        base: &[EntryRef],
+        base: &Entries,
         dangling: &mut Vec<Dangling>,
-    ) -> Vec<EntryRef> {
+    ) -> Vec<ManifestEntry> {
         // The delta list was (or will be) resolved for the snapshot itself, dangling
         // references included: here only its entries are wanted.
         let delta = s.delta_manifest_list.as_deref().unwrap_or("");
@@ -664,10 +659,10 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
             let data = role != ManifestListRole::Changelog;
             let entries = self.list(list, &holder, dangling, data);
             if data {
-                all.extend(entries.unwrap_or_default());
+                all.push(entries.unwrap_or_default());
             }
         }
-        let live = merge(all.iter());
+        let live = merge(all.iter().flatten());
         self.check_files_exist(&holder, live.iter(), "data file", dangling);
         self.index_and_stats(s, &holder, dangling);
     }
@@ -775,9 +770,9 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
         holder: &Holder,
         dangling: &mut Vec<Dangling>,
         collect: bool,
-    ) -> Option<Vec<EntryRef>> {
+    ) -> Option<Entries> {
         if list.is_empty() {
-            return Some(Vec::new());
+            return Some(Entries::new());
         }
         let metas = match self
             .store
@@ -794,7 +789,7 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
                 return None;
             }
         };
-        let mut entries = Vec::new();
+        let mut entries = Entries::new();
         let mut path = String::with_capacity(self.manifest_dir.len() + 64);
         for name in metas.iter() {
             if !collect && self.walked.contains(name) {
@@ -821,7 +816,7 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
                         self.walked.insert(name.to_string());
                     }
                     if collect {
-                        entries.extend(es.iter().cloned());
+                        entries.push(es);
                     }
                 }
                 Err(why) => {
@@ -845,7 +840,7 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
     fn check_files_exist<'e>(
         &mut self,
         holder: &Holder,
-        entries: impl Iterator<Item = &'e EntryRef>,
+        entries: impl Iterator<Item = &'e ManifestEntry>,
         kind: &'static str,
         dangling: &mut Vec<Dangling>,
     ) {
@@ -1198,19 +1193,19 @@ impl BucketFiles {
 }
 
 /// Merges entries in order: ADD puts a file, DELETE removes it (`FileEntry.mergeEntries`).
-pub fn merge<'a>(entries: impl Iterator<Item = &'a EntryRef>) -> Vec<EntryRef> {
-    let mut live: BTreeMap<FileKey, EntryRef> = BTreeMap::new();
+pub fn merge<'a>(entries: impl Iterator<Item = &'a ManifestEntry>) -> Vec<ManifestEntry> {
+    let mut live: BTreeMap<FileKey, &ManifestEntry> = BTreeMap::new();
     for e in entries {
         match e.kind {
             FileKind::Add => {
-                live.insert(key(e), e.clone());
+                live.insert(key(e), e);
             }
             FileKind::Delete => {
                 live.remove(&key(e));
             }
         }
     }
-    live.into_values().collect()
+    live.into_values().cloned().collect()
 }
 
 /// How a missing data or changelog file inside the table directory is named in findings.
@@ -1365,7 +1360,7 @@ pub fn entry_dir(root_files: &RootFiles, root: &str, e: &ManifestEntry) -> Optio
 }
 
 /// Sorted, deduplicated names.
-pub fn names<'a>(entries: impl Iterator<Item = &'a EntryRef>) -> Vec<String> {
+pub fn names<'a>(entries: impl Iterator<Item = &'a ManifestEntry>) -> Vec<String> {
     entries
         .map(|e| e.file.file_name.to_string())
         .collect::<BTreeSet<_>>()
@@ -1380,9 +1375,7 @@ mod tests {
     #[test]
     fn the_latest_live_set_answers_by_partition_bucket_name_and_level() {
         let file = |n: &str, l| crate::paimon::manifest::DataFileMeta::for_test(n, l, 0);
-        let e = |kind, p: &[u8], b, n: &str, l| {
-            Rc::new(ManifestEntry::for_test(kind, p, b, file(n, l)))
-        };
+        let e = |kind, p: &[u8], b, n: &str, l| ManifestEntry::for_test(kind, p, b, file(n, l));
         let (add, del) = (FileKind::Add, FileKind::Delete);
         let history = [
             e(add, b"p1", 0, "a", 0),
