@@ -613,7 +613,10 @@ fn judge_checkpoint(
 }
 
 /// `spark-offset-expired`: does a restart need snapshots that are gone (the last committed
-/// batch resumes below the earliest readable snapshot or long-lived changelog)?
+/// batch resumes below the earliest readable snapshot or long-lived changelog)? An error when
+/// a snapshot it certainly needs is gone; a warning when only the offset's own snapshot is, and
+/// the offset (no `totalSplits`) cannot tell whether the batch ended it (`paimon-format.md`
+/// §7.1, `StreamHelper.scala`).
 fn offset_expired(j: &Judging<'_>, out: &mut Outcome) {
     let Judging {
         cp,
@@ -624,9 +627,21 @@ fn offset_expired(j: &Judging<'_>, out: &mut Outcome) {
     } = *j;
     if let (Some((c, o)), Some(e)) = (p.committed, earliest) {
         let resume = o.resume_snapshot();
-        let certain = resume < e;
-        // Without totalSplits, the batch may have ended inside snapshot s: s itself is needed.
-        let possible = o.completes_snapshot().is_none() && o.snapshot_id < e;
+        // Without totalSplits the batch may have ended snapshot `resume` (a restart then needs
+        // only the later ones) or stopped inside it: only the later ones are certainly unread.
+        let unknown_end = o.completes_snapshot().is_none();
+        let first_unread = if unknown_end {
+            resume.saturating_add(1)
+        } else {
+            resume
+        };
+        let certain = first_unread < e;
+        let possible = unknown_end && resume < e && !certain;
+        let rest = if unknown_end {
+            format!(", nor the rest of snapshot {resume} if the batch stopped inside it")
+        } else {
+            String::new()
+        };
         if certain || possible {
             out.verdicts.push(SparkCheckpointVerdict::Expired);
             let (severity, message) = if certain {
@@ -636,10 +651,10 @@ fn offset_expired(j: &Judging<'_>, out: &mut Outcome) {
                         "Spark checkpoint {} resumes at snapshot {resume} (its last committed batch \
                          {c} ends at {}), but the earliest readable {what_earliest} is {e}: a \
                          restart from this checkpoint falls back to the query's initial offset or \
-                         fails, and {} never read.",
+                         fails, and {} never read{rest}.",
                         shown(&cp.path),
                         o.describe(),
-                        snapshots_are(resume, e.saturating_sub(1))
+                        snapshots_are(first_unread, e.saturating_sub(1))
                     ),
                 )
             } else {
@@ -667,7 +682,15 @@ fn offset_expired(j: &Judging<'_>, out: &mut Outcome) {
                          latest-full), or replay them from the source system. Then keep snapshots \
                          longer than the longest stop of the query (snapshot.time-retained, \
                          snapshot.num-retained.min, or a consumer-id with consumer.expiration-time).",
-                        snapshots(resume, e.saturating_sub(1))
+                        if certain {
+                            format!("{}{}", snapshots(first_unread, e.saturating_sub(1)), if unknown_end {
+                                format!(" (and the rest of snapshot {resume}, if the batch stopped inside it)")
+                            } else {
+                                String::new()
+                            })
+                        } else {
+                            format!("the rest of snapshot {resume}, if the batch stopped inside it,")
+                        }
                     ),
                 ))
                 .snapshot(resume)
@@ -1163,12 +1186,39 @@ mod tests {
         );
         assert_eq!(out.checkpoints[0].verdict, SparkCheckpointVerdict::Safe);
 
+        // Snapshot 5 gone: the batch may have ended it, so nothing is certainly unread.
+        let t = table(&[], 6..=8, &[]);
+        let out = run(&t, vec![checkpoint("ckpt/q", Some(3), &[], legacy(), None)]);
+        let f = with_code(&out.findings, Code::SparkOffsetExpired);
+        assert_eq!(f.len(), 1, "{:#?}", out.findings);
+        assert_eq!(f[0].severity, Severity::Warning);
+        assert!(
+            f[0].message.contains("snapshot 5 has expired"),
+            "{}",
+            f[0].message
+        );
+        assert!(
+            f[0].remedy.starts_with(
+                "Treat the rest of snapshot 5, if the batch stopped inside it, as lost"
+            ),
+            "{}",
+            f[0].remedy
+        );
+
         // Snapshots 5 and 6 gone: a restart needs at least snapshot 6.
         let t = table(&[], 7..=8, &[]);
         let out = run(&t, vec![checkpoint("ckpt/q", Some(3), &[], legacy(), None)]);
         let f = with_code(&out.findings, Code::SparkOffsetExpired);
         assert_eq!(f.len(), 1, "{:#?}", out.findings);
         assert_eq!(f[0].severity, Severity::Error);
+        assert!(
+            f[0].message.contains(
+                "snapshot 6 is never read, nor the rest of snapshot 5 if the batch stopped inside it."
+            ),
+            "{}",
+            f[0].message
+        );
+        assert!(f[0].remedy.starts_with("Treat snapshot 6 (and the rest of snapshot 5, if the batch stopped inside it) as lost"), "{}", f[0].remedy);
     }
 
     #[test]
