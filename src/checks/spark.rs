@@ -613,7 +613,10 @@ fn judge_checkpoint(
 }
 
 /// `spark-offset-expired`: does a restart need snapshots that are gone (the last committed
-/// batch resumes below the earliest readable snapshot or long-lived changelog)?
+/// batch resumes below the earliest readable snapshot or long-lived changelog)? An error when
+/// a snapshot it certainly needs is gone; a warning when only the offset's own snapshot is, and
+/// the offset (no `totalSplits`) cannot tell whether the batch ended it (`paimon-format.md`
+/// §7.1, `StreamHelper.scala`).
 fn offset_expired(j: &Judging<'_>, out: &mut Outcome) {
     let Judging {
         cp,
@@ -624,9 +627,21 @@ fn offset_expired(j: &Judging<'_>, out: &mut Outcome) {
     } = *j;
     if let (Some((c, o)), Some(e)) = (p.committed, earliest) {
         let resume = o.resume_snapshot();
-        let certain = resume < e;
-        // Without totalSplits, the batch may have ended inside snapshot s: s itself is needed.
-        let possible = o.completes_snapshot().is_none() && o.snapshot_id < e;
+        // Without totalSplits the batch may have ended snapshot `resume` (a restart then needs
+        // only the later ones) or stopped inside it: only the later ones are certainly unread.
+        let unknown_end = o.completes_snapshot().is_none();
+        let first_unread = if unknown_end {
+            resume.saturating_add(1)
+        } else {
+            resume
+        };
+        let certain = first_unread < e;
+        let possible = unknown_end && resume < e && !certain;
+        let rest = if unknown_end {
+            format!(", nor the rest of snapshot {resume} if the batch stopped inside it")
+        } else {
+            String::new()
+        };
         if certain || possible {
             out.verdicts.push(SparkCheckpointVerdict::Expired);
             let (severity, message) = if certain {
@@ -636,10 +651,10 @@ fn offset_expired(j: &Judging<'_>, out: &mut Outcome) {
                         "Spark checkpoint {} resumes at snapshot {resume} (its last committed batch \
                          {c} ends at {}), but the earliest readable {what_earliest} is {e}: a \
                          restart from this checkpoint falls back to the query's initial offset or \
-                         fails, and {} never read.",
+                         fails, and {} never read{rest}.",
                         shown(&cp.path),
                         o.describe(),
-                        snapshots_are(resume, e.saturating_sub(1))
+                        snapshots_are(first_unread, e.saturating_sub(1))
                     ),
                 )
             } else {
@@ -667,7 +682,15 @@ fn offset_expired(j: &Judging<'_>, out: &mut Outcome) {
                          latest-full), or replay them from the source system. Then keep snapshots \
                          longer than the longest stop of the query (snapshot.time-retained, \
                          snapshot.num-retained.min, or a consumer-id with consumer.expiration-time).",
-                        snapshots(resume, e.saturating_sub(1))
+                        if certain {
+                            format!("{}{}", snapshots(first_unread, e.saturating_sub(1)), if unknown_end {
+                                format!(" (and the rest of snapshot {resume}, if the batch stopped inside it)")
+                            } else {
+                                String::new()
+                            })
+                        } else {
+                            format!("the rest of snapshot {resume}, if the batch stopped inside it,")
+                        }
                     ),
                 ))
                 .snapshot(resume)
@@ -964,5 +987,322 @@ fn initial_scan_unfenced(j: &Judging<'_>, out: &mut Outcome) {
                 out.findings.push(f);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use crate::spark::paimon_offset::PaimonOffset;
+    use crate::timeline::testkit::timeline;
+
+    fn off(snapshot_id: i64, index: i64, scan_snapshot: bool, total: Option<i64>) -> PaimonOffset {
+        PaimonOffset {
+            snapshot_id,
+            index,
+            scan_snapshot,
+            total_splits: total,
+        }
+    }
+
+    /// The offset of a batch that read snapshot `s` whole (one split of one).
+    fn whole(s: i64) -> PaimonOffset {
+        off(s, 0, false, Some(1))
+    }
+
+    /// A table `db.db/t` with snapshots `ids` and `consumers` (id, nextSnapshot).
+    fn table(
+        options: &[(&str, &str)],
+        ids: std::ops::RangeInclusive<i64>,
+        consumers: &[(&str, i64)],
+    ) -> Timeline {
+        let snapshots: Vec<(i64, &str, &str, i64, i64)> =
+            ids.map(|id| (id, "APPEND", "w", id, id * 1000)).collect();
+        timeline(options, &snapshots, consumers)
+    }
+
+    /// A checkpoint at `path` whose batches `0..=committed` are committed and `planned` ones
+    /// planned after them; its Paimon source at `positions`, paired with table 0 and
+    /// `consumer` by the user.
+    fn checkpoint(
+        path: &str,
+        committed: Option<i64>,
+        planned: &[i64],
+        positions: Positions,
+        consumer: Option<&str>,
+    ) -> LoadedCheckpoint {
+        let committed: BTreeSet<i64> = committed.map_or(BTreeSet::new(), |c| (0..=c).collect());
+        let mut all = committed.clone();
+        all.extend(planned);
+        LoadedCheckpoint {
+            checkpoint: Checkpoint {
+                path: path.to_string(),
+                name: path.rsplit('/').next().unwrap_or_default().to_string(),
+                query_id: None,
+                planned: all,
+                committed,
+                offsets: BTreeMap::new(),
+                last_commit: None,
+                source_logs: Vec::new(),
+                problems: Vec::new(),
+                unreadable: BTreeMap::new(),
+            },
+            source: PaimonSource::One {
+                positions,
+                pairing: Ok(Paired {
+                    table: 0,
+                    consumer: consumer.map(str::to_string),
+                    kind: SparkPairingKind::User,
+                }),
+            },
+        }
+    }
+
+    /// Positions with the last committed batch `c` ending at `committed` and the one before it
+    /// at `previous`, nothing planned after them.
+    fn committed(c: i64, committed: PaimonOffset, previous: Option<PaimonOffset>) -> Positions {
+        Positions {
+            committed: Some((c, committed)),
+            previous: previous.map(|o| (c - 1, o)),
+            uncommitted: Vec::new(),
+            committed_time: None,
+        }
+    }
+
+    /// The checkpoints' reports and findings on table `t`.
+    fn run(t: &Timeline, checkpoints: Vec<LoadedCheckpoint>) -> TableSpark {
+        let loaded = SparkCheckpoints {
+            checkpoints,
+            bad_pairings: Vec::new(),
+        };
+        let mut j = judge(&loaded, &[t]);
+        assert!(j.artifact.is_empty(), "{:#?}", j.artifact);
+        j.tables.remove(&0).unwrap_or_default()
+    }
+
+    fn with_code(fs: &[Finding], code: Code) -> Vec<&Finding> {
+        fs.iter().filter(|f| f.code == code).collect()
+    }
+
+    #[test]
+    fn a_shared_consumer_is_one_finding_and_marks_only_the_checkpoints_that_share_it() {
+        let t = table(&[], 1..=6, &[("shared", 5), ("own", 5)]);
+        // Each query committed snapshot 4 (consumer at most 5) after snapshot 3 (at least 4).
+        let at_4 = || committed(2, whole(4), Some(whole(3)));
+        let out = run(
+            &t,
+            vec![
+                checkpoint("ckpt/q1", Some(2), &[], at_4(), Some("shared")),
+                checkpoint("ckpt/q2", Some(2), &[], at_4(), Some("shared")),
+                checkpoint("ckpt/q3", Some(2), &[], at_4(), Some("shared")),
+                checkpoint("ckpt/q4", Some(2), &[], at_4(), Some("own")),
+            ],
+        );
+        let shared = with_code(&out.findings, Code::SparkConsumerShared);
+        assert_eq!(shared.len(), 1, "{shared:#?}");
+        assert_eq!(shared[0].consumer.as_deref(), Some("shared"));
+        assert_eq!(shared[0].files, ["ckpt/q1", "ckpt/q2", "ckpt/q3"]);
+        assert!(shared[0].message.contains("used by 3 Spark checkpoints"));
+        let verdicts: Vec<(&str, &[SparkCheckpointVerdict])> = out
+            .checkpoints
+            .iter()
+            .map(|r| (r.path.as_str(), r.verdicts.as_slice()))
+            .collect();
+        use SparkCheckpointVerdict::{Safe, Shared};
+        assert_eq!(
+            verdicts,
+            [
+                ("ckpt/q1", &[Shared][..]),
+                ("ckpt/q2", &[Shared][..]),
+                ("ckpt/q3", &[Shared][..]),
+                ("ckpt/q4", &[Safe][..]),
+            ]
+        );
+    }
+
+    #[test]
+    fn an_uncommitted_first_batch_asks_to_keep_the_snapshots_up_to_its_end() {
+        let t = table(&[], 1..=6, &[]);
+        let positions = Positions {
+            committed: None,
+            previous: None,
+            uncommitted: vec![(0, Some(off(5, 0, false, Some(2))))],
+            committed_time: None,
+        };
+        let out = run(&t, vec![checkpoint("ckpt/q", None, &[0], positions, None)]);
+        let f = with_code(&out.findings, Code::SparkBatchUncommitted);
+        assert_eq!(f.len(), 1, "{:#?}", out.findings);
+        assert_eq!(f[0].snapshot, Some(5));
+        assert!(
+            f[0].remedy
+                .contains("the table keeps the snapshots up to 5 until the replay has run"),
+            "{}",
+            f[0].remedy
+        );
+    }
+
+    #[test]
+    fn a_consumer_past_a_committed_batch_inside_the_initial_full_scan_is_ahead() {
+        let t = table(&[], 1..=9, &[("q", 9)]);
+        // Batches 0 and 1 read splits 1 and 2 of 4 of snapshot 8's full scan: the callback
+        // creates no consumer, and one that exists may not be past snapshot 8.
+        let scan = committed(1, off(8, 1, true, Some(4)), Some(off(8, 0, true, Some(4))));
+        let out = run(
+            &t,
+            vec![checkpoint("ckpt/q", Some(1), &[], scan, Some("q"))],
+        );
+        let f = with_code(&out.findings, Code::ConsumerAheadOfCheckpoint);
+        assert_eq!(f.len(), 1, "{:#?}", out.findings);
+        assert_eq!(
+            (f[0].snapshot, f[0].related_snapshots.as_slice()),
+            (Some(9), &[8][..])
+        );
+        assert!(out.checkpoints[0]
+            .verdicts
+            .contains(&SparkCheckpointVerdict::ConsumerAhead));
+
+        // At snapshot 8 it is not ahead.
+        let t = table(&[], 1..=9, &[("q", 8)]);
+        let scan = committed(1, off(8, 1, true, Some(4)), Some(off(8, 0, true, Some(4))));
+        let out = run(
+            &t,
+            vec![checkpoint("ckpt/q", Some(1), &[], scan, Some("q"))],
+        );
+        assert!(with_code(&out.findings, Code::ConsumerAheadOfCheckpoint).is_empty());
+    }
+
+    #[test]
+    fn offsets_without_total_splits_at_the_earliest_snapshot_have_not_expired() {
+        // Batch 3 ends inside or at the end of snapshot 5, which is still readable.
+        let legacy = || committed(3, off(5, 0, false, None), Some(off(4, 0, false, None)));
+        let t = table(&[], 5..=8, &[]);
+        let out = run(&t, vec![checkpoint("ckpt/q", Some(3), &[], legacy(), None)]);
+        assert!(
+            with_code(&out.findings, Code::SparkOffsetExpired).is_empty(),
+            "{:#?}",
+            out.findings
+        );
+        assert_eq!(out.checkpoints[0].verdict, SparkCheckpointVerdict::Safe);
+
+        // Snapshot 5 gone: the batch may have ended it, so nothing is certainly unread.
+        let t = table(&[], 6..=8, &[]);
+        let out = run(&t, vec![checkpoint("ckpt/q", Some(3), &[], legacy(), None)]);
+        let f = with_code(&out.findings, Code::SparkOffsetExpired);
+        assert_eq!(f.len(), 1, "{:#?}", out.findings);
+        assert_eq!(f[0].severity, Severity::Warning);
+        assert!(
+            f[0].message.contains("snapshot 5 has expired"),
+            "{}",
+            f[0].message
+        );
+        assert!(
+            f[0].remedy.starts_with(
+                "Treat the rest of snapshot 5, if the batch stopped inside it, as lost"
+            ),
+            "{}",
+            f[0].remedy
+        );
+
+        // Snapshots 5 and 6 gone: a restart needs at least snapshot 6.
+        let t = table(&[], 7..=8, &[]);
+        let out = run(&t, vec![checkpoint("ckpt/q", Some(3), &[], legacy(), None)]);
+        let f = with_code(&out.findings, Code::SparkOffsetExpired);
+        assert_eq!(f.len(), 1, "{:#?}", out.findings);
+        assert_eq!(f[0].severity, Severity::Error);
+        assert!(
+            f[0].message.contains(
+                "snapshot 6 is never read, nor the rest of snapshot 5 if the batch stopped inside it."
+            ),
+            "{}",
+            f[0].message
+        );
+        assert!(f[0].remedy.starts_with("Treat snapshot 6 (and the rest of snapshot 5, if the batch stopped inside it) as lost"), "{}", f[0].remedy);
+    }
+
+    #[test]
+    fn a_missing_consumer_that_committed_batches_create_is_behind() {
+        let t = table(&[], 1..=6, &[("other", 5)]);
+        let out = run(
+            &t,
+            vec![checkpoint(
+                "ckpt/q",
+                Some(2),
+                &[],
+                committed(2, whole(4), Some(whole(3))),
+                Some("q"),
+            )],
+        );
+        let f = with_code(&out.findings, Code::ConsumerBehindCheckpoint);
+        assert_eq!(f.len(), 1, "{:#?}", out.findings);
+        assert_eq!(f[0].severity, Severity::Warning);
+        assert_eq!(f[0].consumer.as_deref(), Some("q"));
+        assert_eq!(f[0].related_snapshots, [4]);
+        assert_eq!(f[0].files, ["ckpt/q/offsets/1"]);
+        assert!(
+            f[0].message.contains("Consumer q does not exist"),
+            "{}",
+            f[0].message
+        );
+        assert_eq!(
+            out.checkpoints[0].verdicts,
+            [SparkCheckpointVerdict::ConsumerBehind]
+        );
+    }
+
+    #[test]
+    fn only_a_full_scan_in_progress_is_an_initial_scan() {
+        // A delta query without a consumer, inside snapshot 5 (split 1 of 2): no full scan.
+        let t = table(&[], 1..=6, &[]);
+        let delta = committed(2, off(5, 0, false, Some(2)), Some(whole(4)));
+        let out = run(&t, vec![checkpoint("ckpt/q", Some(2), &[], delta, None)]);
+        assert!(
+            with_code(&out.findings, Code::SparkInitialScanUnfenced).is_empty(),
+            "{:#?}",
+            out.findings
+        );
+        assert_eq!(out.checkpoints[0].verdict, SparkCheckpointVerdict::Safe);
+    }
+
+    #[test]
+    fn an_initial_scan_is_fenced_only_by_a_consumer_at_or_below_its_snapshot() {
+        // Snapshot 8's full scan, 2 of 4 splits read; the query has no consumer of its own.
+        let unfenced = |options: &[(&str, &str)], other: i64| {
+            let t = table(options, 1..=9, &[("other", other)]);
+            let scan = committed(1, off(8, 1, true, Some(4)), Some(off(8, 0, true, Some(4))));
+            let out = run(&t, vec![checkpoint("ckpt/q", Some(1), &[], scan, None)]);
+            let fs: Vec<Finding> = with_code(&out.findings, Code::SparkInitialScanUnfenced)
+                .into_iter()
+                .cloned()
+                .collect();
+            let verdict = out.checkpoints[0].verdict;
+            assert_eq!(
+                verdict == SparkCheckpointVerdict::InitialScanUnfenced,
+                !fs.is_empty()
+            );
+            fs
+        };
+        assert!(unfenced(&[], 8).is_empty());
+        assert!(unfenced(&[], 3).is_empty());
+        let f = unfenced(&[], 9);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].snapshot, Some(8));
+        assert!(
+            f[0].evidence
+                .contains(&"consumers of this branch: other=9".to_string()),
+            "{:#?}",
+            f[0].evidence
+        );
+        // With consumer.changelog-only no consumer fences snapshots.
+        let f = unfenced(&[("consumer.changelog-only", "true")], 3);
+        assert_eq!(f.len(), 1);
+        assert!(
+            f[0].evidence.contains(
+                &"consumer.changelog-only: consumers do not fence snapshot expiration".to_string()
+            ),
+            "{:#?}",
+            f[0].evidence
+        );
     }
 }
