@@ -228,3 +228,81 @@ fn judge_timeline(
         expiration_fence,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::findings::ClockSource;
+    use crate::source::FileTime;
+    use crate::timeline::testkit::{timeline, timeline_with_files};
+
+    fn clock(zip_offset: Option<i64>) -> Clock {
+        Clock {
+            now_millis: 100_000,
+            source: ClockSource::Given,
+            zip_time_offset_minutes: zip_offset,
+        }
+    }
+
+    #[test]
+    fn finding_paths_are_relative_to_the_table_root() {
+        let t = timeline(&[], &[(1, "APPEND", "w", 1, 1_000)], &[]);
+        let root = t.location.root.clone();
+        assert!(!root.is_empty());
+        assert_eq!(
+            relative(&t, &format!("{root}/bucket-0/data-1.parquet")),
+            "bucket-0/data-1.parquet"
+        );
+        assert_eq!(relative(&t, "elsewhere/x"), "elsewhere/x");
+    }
+
+    #[test]
+    fn a_file_written_in_an_unreadable_snapshots_window_may_be_that_snapshots() {
+        let t = timeline_with_files(
+            &[],
+            &[
+                (1, "APPEND", "w", 1, 10_000),
+                (3, "APPEND", "w", 3, 20_000),
+                (4, "APPEND", "w", 4, 30_000),
+            ],
+            &[],
+            &[("snapshot/snapshot-2", "not json")],
+        );
+        let u = Unknowable::of(&[&t], &clock(None));
+        assert_eq!(u.owner(Some(FileTime::Utc(15_000))), Some(Some(2)));
+        assert_eq!(u.owner(Some(FileTime::Utc(25_000))), None);
+        // Without a modification time it might be any unreadable snapshot's: the first.
+        assert_eq!(u.owner(None), Some(Some(2)));
+        // Zip times are local: the clock's offset brings them to UTC.
+        let zipped = Unknowable::of(&[&t], &clock(Some(60)));
+        assert_eq!(
+            zipped.owner(Some(FileTime::ZipLocal(15_000 + 60 * 60_000))),
+            Some(Some(2))
+        );
+        assert_eq!(zipped.owner(Some(FileTime::ZipLocal(15_000))), None);
+        // Nothing unreadable: every file's owner is known.
+        let readable = timeline(&[], &[(1, "APPEND", "w", 1, 10_000)], &[]);
+        assert_eq!(Unknowable::of(&[&readable], &clock(None)).owner(None), None);
+    }
+
+    #[test]
+    fn an_unreadable_snapshots_window_reaches_two_seconds_past_its_neighbours_commits() {
+        let u = Unknowable {
+            windows: vec![(5, Some(10_000), Some(20_000)), (9, Some(30_000), None)],
+            everything: false,
+            zip_offset: None,
+        };
+        let owner = |ms| u.owner(Some(FileTime::Utc(ms)));
+        assert_eq!(owner(7_999), None);
+        assert_eq!(owner(8_000), Some(Some(5)));
+        assert_eq!(owner(15_000), Some(Some(5)));
+        assert_eq!(owner(22_000), Some(Some(5)));
+        assert_eq!(owner(22_001), None);
+        assert_eq!(owner(90_000), Some(Some(9)));
+        let everything = Unknowable {
+            everything: true,
+            ..u.clone()
+        };
+        assert_eq!(everything.owner(Some(FileTime::Utc(25_000))), Some(None));
+    }
+}

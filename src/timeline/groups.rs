@@ -88,3 +88,83 @@ pub fn commit_groups(timeline: &Timeline) -> Vec<CommitGroup> {
     }
     groups
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::timeline::testkit::timeline;
+
+    const BATCH: i64 = BATCH_COMMIT_IDENTIFIER;
+
+    /// (user, identifier, snapshot ids) of each group, in order.
+    fn shape(groups: &[CommitGroup]) -> Vec<(&str, i64, Vec<i64>)> {
+        groups
+            .iter()
+            .map(|g| {
+                let ids = g.snapshots.iter().map(|(id, _)| *id).collect();
+                (g.commit_user.as_str(), g.commit_identifier, ids)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_checkpoints_append_and_compact_are_one_commit_per_writer() {
+        let t = timeline(
+            &[],
+            &[
+                (3, "APPEND", "w", 7, 1_000),
+                (4, "APPEND", "other", 7, 2_000),
+                (5, "COMPACT", "w", 7, 3_000),
+                (6, "COMPACT", "w", 8, 4_000),
+                (7, "OVERWRITE", "w", 9, 5_000),
+            ],
+            &[],
+        );
+        let groups = commit_groups(&t);
+        assert_eq!(
+            shape(&groups),
+            vec![
+                ("w", 7, vec![3, 5]),
+                ("other", 7, vec![4]),
+                ("w", 8, vec![6]),
+                ("w", 9, vec![7]),
+            ]
+        );
+        let w7 = &groups[0];
+        assert_eq!(w7.append(), Some(3));
+        assert_eq!(w7.compacts().collect::<Vec<_>>(), vec![5]);
+        assert_eq!(w7.identifier_meaning(), "checkpoint");
+        assert_eq!(w7.snapshots[1].1, CommitKind::Compact);
+        // A compaction alone opened no append; an overwrite opens its commit like an append.
+        assert_eq!(groups[2].append(), None);
+        assert_eq!(groups[2].compacts().collect::<Vec<_>>(), vec![6]);
+        assert_eq!(groups[3].append(), Some(7));
+        assert_eq!(groups[3].compacts().count(), 0);
+    }
+
+    #[test]
+    fn batch_commits_start_a_new_commit_at_every_append_and_keep_their_compacts() {
+        let t = timeline(
+            &[],
+            &[
+                (2, "APPEND", "b", BATCH, 1_000),
+                (3, "COMPACT", "b", BATCH, 2_000),
+                (4, "COMPACT", "b", BATCH, 3_000),
+                (5, "APPEND", "b", BATCH, 4_000),
+                (6, "COMPACT", "b", BATCH, 5_000),
+            ],
+            &[],
+        );
+        let groups = commit_groups(&t);
+        assert_eq!(
+            shape(&groups),
+            vec![("b", BATCH, vec![2, 3, 4]), ("b", BATCH, vec![5, 6])]
+        );
+        assert_eq!(groups[0].append(), Some(2));
+        assert_eq!(groups[0].compacts().collect::<Vec<_>>(), vec![3, 4]);
+        assert_eq!(groups[1].append(), Some(5));
+        assert_eq!(groups[0].identifier_meaning(), "batch-or-end-of-input");
+        assert_eq!(identifier_meaning(BATCH), "batch-or-end-of-input");
+        assert_eq!(identifier_meaning(12), "checkpoint");
+    }
+}
