@@ -44,11 +44,6 @@ impl CommitGroup {
             .filter(|(_, k)| *k == CommitKind::Compact)
             .map(|(id, _)| *id)
     }
-
-    /// The first snapshot id.
-    pub fn first(&self) -> i64 {
-        self.snapshots.first().map_or(0, |(id, _)| *id)
-    }
 }
 
 /// What a commit identifier means: `checkpoint` for a streaming checkpoint id,
