@@ -972,7 +972,7 @@ mod tests {
         GhostCommit {
             committer: name.to_string(),
             lists: vec![format!("manifest/manifest-list-{name}-0")],
-            entries,
+            entries: entries.into(),
             manifests: vec![format!("manifest/manifest-{name}-0")],
             sibling_snapshots: sibling.iter().map(|(b, id)| (b.to_string(), *id)).collect(),
             modified: Some(FileTime::Utc(3 * HOUR)),

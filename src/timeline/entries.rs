@@ -69,6 +69,13 @@ fn count(entries: &[ManifestEntry], adds_only: bool) -> usize {
     }
 }
 
+impl PartialEq for Entries {
+    /// The same entries in the same order, however they are split into manifests.
+    fn eq(&self, other: &Self) -> bool {
+        self.len == other.len && self.iter().eq(other.iter())
+    }
+}
+
 impl From<Vec<ManifestEntry>> for Entries {
     /// The entries of one manifest.
     fn from(entries: Vec<ManifestEntry>) -> Self {
@@ -137,6 +144,13 @@ mod tests {
             2,
             "the manifest is shared, not copied"
         );
+        let one = Entries::from(vec![
+            entry(FileKind::Add, "a"),
+            entry(FileKind::Delete, "b"),
+            entry(FileKind::Add, "c"),
+        ]);
+        assert_eq!(all, one, "equal entries, however split into manifests");
+        assert_ne!(all.clone().adds(), one);
         let adds = all.clone().adds();
         assert_eq!(names(&adds), ["a", "c"]);
         assert_eq!(adds.len(), 2);

@@ -387,7 +387,7 @@ pub struct GhostCommit {
     /// Its orphan manifest lists (relative paths), in counter order.
     pub lists: Vec<String>,
     /// Entries of the manifests only these lists reference (the commit's own changes).
-    pub entries: Vec<ManifestEntry>,
+    pub entries: Entries,
     /// Those manifests (relative paths).
     pub manifests: Vec<String>,
     /// Published snapshots whose manifest lists the same committer wrote, by branch.
@@ -696,8 +696,8 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
             let target = if needed { &mut *dangling } else { &mut sink };
             if let Some(entries) = self.list(list, &holder, target, needed) {
                 if needed {
-                    let adds = entries.iter().filter(|e| e.kind == FileKind::Add);
-                    self.check_files_exist(&holder, adds, "file", dangling);
+                    let adds = entries.adds();
+                    self.check_files_exist(&holder, adds.iter(), "file", dangling);
                 }
             }
         }
@@ -985,7 +985,7 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
     fn find_ghosts(&mut self, orphan_lists: OrphanLists) {
         for (uuid, mut lists) in orphan_lists {
             lists.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
-            let mut entries = Vec::new();
+            let mut entries = Entries::new();
             let mut manifests = Vec::new();
             for (_, list, _) in &lists {
                 let Ok(metas) = self
@@ -1002,7 +1002,7 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
                         .store
                         .manifest(self.artifact, &join(&self.manifest_dir, name))
                     {
-                        entries.extend(es.iter().cloned());
+                        entries.push(es);
                         manifests.push(format!("manifest/{name}"));
                     }
                 }
