@@ -8,6 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+pub use crate::source::split_parent;
 use crate::source::Artifact;
 
 /// The name of the main branch.
@@ -87,7 +88,7 @@ pub struct Discovery {
 pub fn discover(artifact: &Artifact) -> Discovery {
     let mut meta_roots: BTreeSet<String> = BTreeSet::new();
     for file in artifact.files() {
-        let (dir, name) = split_parent(&file.path);
+        let (dir, name) = (file.dir(), file.name());
         let (parent, last) = split_parent(dir);
         let is_marker = match last {
             "schema" => is_numbered(name, "schema-"),
@@ -154,9 +155,13 @@ fn describe(artifact: &Artifact) -> Vec<String> {
     let mut top: BTreeMap<&str, u64> = BTreeMap::new();
     let mut kinds: BTreeMap<&'static str, u64> = BTreeMap::new();
     for f in artifact.files() {
-        let first = f.path.split('/').next().unwrap_or("");
+        let first = if f.dir().is_empty() {
+            f.name()
+        } else {
+            f.dir().split('/').next().unwrap_or("")
+        };
         *top.entry(first).or_default() += 1;
-        let (_, name) = split_parent(&f.path);
+        let name = f.name();
         let kind = if name.ends_with(".parquet") {
             "Parquet files"
         } else if name.ends_with(".orc") {
@@ -165,7 +170,7 @@ fn describe(artifact: &Artifact) -> Vec<String> {
             "Paimon manifest files (without snapshot/ or schema/)"
         } else if name.starts_with("consumer-") {
             "consumer files"
-        } else if f.path.contains("/offsets/") || f.path.contains("/commits/") {
+        } else if f.path().contains("/offsets/") || f.path().contains("/commits/") {
             "Spark checkpoint files"
         } else {
             "other files"
@@ -189,14 +194,6 @@ fn describe(artifact: &Artifact) -> Vec<String> {
         out.push(format!("{n} {kind}"));
     }
     out
-}
-
-/// Splits `a/b/c` into (`a/b`, `c`); a path without `/` has parent `""`.
-pub fn split_parent(path: &str) -> (&str, &str) {
-    match path.rfind('/') {
-        Some(i) => (path.get(..i).unwrap_or(""), path.get(i + 1..).unwrap_or("")),
-        None => ("", path),
-    }
 }
 
 fn is_numbered(name: &str, prefix: &str) -> bool {

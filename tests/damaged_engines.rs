@@ -31,9 +31,9 @@ fn rebuild(rel: &str, limits: &Limits, edit: &Edit<'_>) -> Artifact {
     let original = open(&fixture(rel));
     let mut entries = Vec::new();
     for f in original.files() {
-        let bytes = original.read(&f.path, u64::MAX).unwrap();
-        if let Some(b) = edit(&f.path, bytes) {
-            let mut e = Entry::new(&f.path, b);
+        let bytes = original.read(&f.path(), u64::MAX).unwrap();
+        if let Some(b) = edit(&f.path(), bytes) {
+            let mut e = Entry::new(&f.path(), b);
             if let Some(FileTime::ZipLocal(ms)) = f.modified {
                 e.dos_time = common::zipwriter::dos_time(ms / 1000);
             }
@@ -212,14 +212,14 @@ fn the_id_budget_is_shared_by_every_checkpoint_of_the_run() {
     let original = open(&fixture("ray/A_after_taskfail.zip"));
     let mut entries = Vec::new();
     for f in original.files() {
-        let bytes = original.read(&f.path, u64::MAX).unwrap();
-        if let Some(name) = f.path.strip_prefix("ray_checkpoint/ckpt_a/") {
+        let bytes = original.read(&f.path(), u64::MAX).unwrap();
+        if let Some(name) = f.path().strip_prefix("ray_checkpoint/ckpt_a/") {
             entries.push(Entry::new(
                 &format!("ray_checkpoint/ckpt_b/{name}"),
                 bytes.clone(),
             ));
         }
-        let mut e = Entry::new(&f.path, bytes);
+        let mut e = Entry::new(&f.path(), bytes);
         if let Some(FileTime::ZipLocal(ms)) = f.modified {
             e.dos_time = common::zipwriter::dos_time(ms / 1000);
         }

@@ -147,7 +147,7 @@ fn avro_data_harness_on_real_files_and_their_truncations() {
     let files: Vec<String> = artifact
         .files()
         .iter()
-        .map(|f| f.path.clone())
+        .map(|f| f.path())
         .filter(|p| p.ends_with(".avro"))
         .collect();
     assert!(files.len() >= 20, "{}", files.len());

@@ -34,7 +34,7 @@ fn huge_data_files_are_never_inflated() {
     let mut data_declared = 0u64;
     let mut stored_big = false;
     for f in original.files() {
-        let is_data = f.path.ends_with(".parquet");
+        let is_data = f.path().ends_with(".parquet");
         let big_ones = 3;
         let mut e = if is_data {
             // Same name, 200 MiB of zeros (deflated to ~200 KiB); one stored 256 MiB file puts
@@ -48,16 +48,16 @@ fn huge_data_files_are_never_inflated() {
             };
             stored_big = true;
             data_declared += size;
-            let mut e = Entry::new(&f.path, Vec::new());
+            let mut e = Entry::new(&f.path(), Vec::new());
             e.data = EntryData::Zeros(size);
             if stored {
                 e = e.stored();
             }
             e
         } else {
-            let bytes = original.read(&f.path, u64::MAX).unwrap();
+            let bytes = original.read(&f.path(), u64::MAX).unwrap();
             metadata_bytes += bytes.len() as u64;
-            Entry::new(&f.path, bytes)
+            Entry::new(&f.path(), bytes)
         };
         if let Some(prv::source::FileTime::ZipLocal(_)) = f.modified {
             e.dos_time = dos(f.modified);

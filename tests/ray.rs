@@ -192,9 +192,9 @@ fn rebuild(name: &str, edit: &Edit, extra: Vec<(String, Vec<u8>)>) -> Artifact {
     let original = open(&fixture(name));
     let mut entries = Vec::new();
     for f in original.files() {
-        let bytes = original.read(&f.path, u64::MAX).unwrap();
-        if let Some(b) = edit(&f.path, bytes) {
-            let mut e = Entry::new(&f.path, b);
+        let bytes = original.read(&f.path(), u64::MAX).unwrap();
+        if let Some(b) = edit(&f.path(), bytes) {
+            let mut e = Entry::new(&f.path(), b);
             if let Some(prv::source::FileTime::ZipLocal(ms)) = f.modified {
                 e.dos_time = dos(ms);
             }

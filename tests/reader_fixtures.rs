@@ -243,7 +243,7 @@ fn each_manifest_is_decoded_once() {
     let manifest_files = open(&path)
         .files()
         .iter()
-        .filter(|f| f.path.contains("/manifest/"))
+        .filter(|f| f.path().contains("/manifest/"))
         .count() as u64;
     assert!(r.stats.manifests_decoded <= manifest_files);
     assert!(r.stats.manifest_cache_hits > 0, "no manifest was shared?");
@@ -258,7 +258,7 @@ fn ranged_reads_match_whole_reads() {
     ));
     let mut checked = 0;
     for f in artifact.files() {
-        let whole = artifact.read(&f.path, u64::MAX).unwrap();
+        let whole = artifact.read(&f.path(), u64::MAX).unwrap();
         let n = whole.len() as u64;
         for (off, len) in [
             (0, n.min(7)),
@@ -270,7 +270,7 @@ fn ranged_reads_match_whole_reads() {
                 part,
                 whole[off as usize..(off + len) as usize],
                 "{}",
-                f.path
+                f.path()
             );
             checked += 1;
         }

@@ -55,7 +55,7 @@ fn artifact_path(a: &Artifact, rel: &str) -> String {
     let suffix = format!("/{rel}");
     a.files()
         .iter()
-        .map(|f| f.path.clone())
+        .map(|f| f.path())
         .find(|p| p.ends_with(&suffix))
         .unwrap_or_else(|| panic!("{rel} is not in the artifact"))
 }

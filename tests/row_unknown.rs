@@ -32,9 +32,9 @@ fn rebuild(name: &str, edit: &Edit<'_>) -> Artifact {
     let original = open(&fixture(&format!("writers/{name}.zip")));
     let mut entries = Vec::new();
     for f in original.files() {
-        let bytes = original.read(&f.path, u64::MAX).unwrap();
-        if let Some(b) = edit(&f.path, bytes) {
-            entries.push(Entry::new(&f.path, b));
+        let bytes = original.read(&f.path(), u64::MAX).unwrap();
+        if let Some(b) = edit(&f.path(), bytes) {
+            entries.push(Entry::new(&f.path(), b));
         }
     }
     zip_artifact("edited.zip", &entries)
@@ -381,7 +381,7 @@ fn an_unreadable_live_file_is_no_rows_only_in_orphan_files_warning() {
         original
             .files()
             .iter()
-            .map(|f| f.path.clone())
+            .map(|f| f.path())
             .filter(|p| {
                 p.contains("/bucket-")
                     && p.ends_with(".parquet")
@@ -393,11 +393,11 @@ fn an_unreadable_live_file_is_no_rows_only_in_orphan_files_warning() {
     let damaged = live[0].clone();
     let mut entries = Vec::new();
     for f in original.files() {
-        let mut b = original.read(&f.path, u64::MAX).unwrap();
-        if f.path == damaged {
+        let mut b = original.read(&f.path(), u64::MAX).unwrap();
+        if f.path() == damaged {
             b.truncate(b.len() / 2);
         }
-        entries.push(Entry::new(&f.path, b));
+        entries.push(Entry::new(&f.path(), b));
     }
     let a = zip_artifact("edited.zip", &entries);
     let r = analyze(&a, &AnalysisOptions::default(), &mut |_| {});

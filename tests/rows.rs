@@ -146,9 +146,9 @@ fn rebuild(name: &str, edit: &Edit) -> Artifact {
     let original = open(&fixture(name));
     let mut entries = Vec::new();
     for f in original.files() {
-        let bytes = original.read(&f.path, u64::MAX).unwrap();
-        if let Some(b) = edit(&f.path, bytes) {
-            entries.push(Entry::new(&f.path, b));
+        let bytes = original.read(&f.path(), u64::MAX).unwrap();
+        if let Some(b) = edit(&f.path(), bytes) {
+            entries.push(Entry::new(&f.path(), b));
         }
     }
     zip_artifact("edited.zip", &entries)

@@ -379,7 +379,7 @@ fn entries_of(rel: &str) -> Vec<(String, Vec<u8>)> {
     let a = common::open(&fixture(rel));
     a.files()
         .iter()
-        .map(|f| (f.path.clone(), a.read_entry(f, 1 << 30).unwrap()))
+        .map(|f| (f.path(), a.read_entry(f, 1 << 30).unwrap()))
         .collect()
 }
 

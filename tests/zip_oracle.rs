@@ -111,10 +111,7 @@ fn core(data: &[u8]) -> Option<(Listing, Vec<String>)> {
         let bytes = artifact
             .read_entry(entry, entry.size)
             .map_err(|e| e.to_string());
-        listing.insert(
-            entry.path.clone(),
-            (entry.size, entry.crc32.unwrap_or(0), bytes),
-        );
+        listing.insert(entry.path(), (entry.size, entry.crc32.unwrap_or(0), bytes));
     }
     let problems = artifact
         .problems()
@@ -323,18 +320,18 @@ fn a_view_of_a_few_files_is_the_whole_listing_filtered() {
         let expected: Vec<_> = all
             .files()
             .iter()
-            .filter(|f| is_manifest_dir_file(&f.path))
+            .filter(|f| is_manifest_dir_file(&f.path()))
             .collect();
         let seen: Vec<_> = view.files().iter().collect();
         assert_eq!(seen.len(), expected.len(), "{}", path.display());
         for (a, b) in expected.iter().zip(&seen) {
-            assert_eq!((&a.path, a.size, a.crc32), (&b.path, b.size, b.crc32));
+            assert_eq!((&a.path(), a.size, a.crc32), (&b.path(), b.size, b.crc32));
             assert_eq!(
                 all.read_entry(a, a.size).ok(),
                 view.read_entry(b, b.size).ok(),
                 "{}: {}",
                 path.display(),
-                a.path
+                a.path()
             );
         }
         kept += seen.len();

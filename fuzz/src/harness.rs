@@ -91,18 +91,19 @@ pub fn zip_source(data: &[u8]) -> Outcome {
         o.error("open (problem)", p);
     }
     for entry in artifact.files() {
-        if artifact.get(&entry.path).map(|e| &e.path) != Some(&entry.path) {
-            o.violation(format!("{:?} is listed but not found by get", entry.path));
+        let path = entry.path();
+        if artifact.get(&path).map(|e| e.path()).as_ref() != Some(&path) {
+            o.violation(format!("{path:?} is listed but not found by get"));
         }
-        let parent = entry.path.rsplit_once('/').map_or("", |(dir, _)| dir);
+        let parent = path.rsplit_once('/').map_or("", |(dir, _)| dir);
         if !artifact
             .files_under(parent)
             .iter()
-            .any(|e| e.path == entry.path)
+            .any(|e| e.path() == path)
         {
             o.violation(format!(
                 "{:?} is not listed under its directory {parent:?}",
-                entry.path
+                entry.path()
             ));
         }
         match artifact.read_entry(entry, u64::MAX) {
@@ -111,13 +112,13 @@ pub fn zip_source(data: &[u8]) -> Outcome {
                 if bytes.len() as u64 != entry.size {
                     o.violation(format!(
                         "{:?}: read returned {} bytes, the entry declares {}",
-                        entry.path,
+                        entry.path(),
                         bytes.len(),
                         entry.size
                     ));
                 }
             }
-            Err(e) => o.file_error("read", &entry.path, &e),
+            Err(e) => o.file_error("read", &entry.path(), &e),
         }
         let size = entry.size;
         let piece = size.min(64);
@@ -133,19 +134,19 @@ pub fn zip_source(data: &[u8]) -> Outcome {
                     if bytes.len() as u64 != len {
                         o.violation(format!(
                             "{:?}: read_range({offset}, {len}) returned {} bytes",
-                            entry.path,
+                            entry.path(),
                             bytes.len()
                         ));
                     }
                 }
-                Err(e) => o.file_error("read_range", &entry.path, &e),
+                Err(e) => o.file_error("read_range", &entry.path(), &e),
             }
         }
     }
     for entry in artifact
         .files()
         .iter()
-        .filter(|e| e.path.ends_with(".parquet"))
+        .filter(|e| e.path().ends_with(".parquet"))
         .take(4)
     {
         let source = prv::parquet::ArtifactFile::new(&artifact, entry);

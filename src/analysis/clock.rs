@@ -80,7 +80,9 @@ pub fn zip_time_offset_minutes(timelines: &[Timeline]) -> Option<i64> {
 pub fn artifact_digest(artifact: &Artifact) -> String {
     let mut h = Sha256::new();
     for f in artifact.files() {
-        h.update(f.path.as_bytes());
+        for part in f.path_bytes() {
+            h.update(part);
+        }
         h.update([0]);
         h.update(f.size.to_le_bytes());
         h.update(f.crc32.unwrap_or(0).to_le_bytes());

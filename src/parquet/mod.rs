@@ -168,7 +168,7 @@ impl ParquetSource for ArtifactFile<'_> {
                 "a read of {len} bytes at {offset} returned {}",
                 bytes.len()
             ))
-            .in_file(&self.entry.path));
+            .in_file(self.entry.path()));
         }
         Ok(bytes)
     }

@@ -141,7 +141,7 @@ pub fn candidate_dirs(artifact: &Artifact) -> BTreeMap<String, Vec<&FileEntry>> 
     // looked up (a wide table lists hundreds of thousands of data files).
     let mut last: Option<(&str, usize)> = None;
     for f in artifact.files() {
-        let (dir, name) = split_parent(&f.path);
+        let (dir, name) = (f.dir(), f.name());
         let i = match last {
             Some((d, i)) if d == dir => i,
             _ => {
@@ -192,13 +192,13 @@ pub fn discover(artifact: &Artifact) -> Vec<RayCheckpoint> {
                         single = false;
                         problems.push(format!(
                             "{} has {} columns ({}), not one",
-                            f.path,
+                            f.path(),
                             cols.len(),
                             cols.join(", ")
                         ));
                     }
                 }
-                Err(e) => problems.push(format!("{} could not be read: {}", f.path, e.problem())),
+                Err(e) => problems.push(format!("{} could not be read: {}", f.path(), e.problem())),
             }
         }
         if !single && !default_name {
@@ -218,7 +218,7 @@ pub fn discover(artifact: &Artifact) -> Vec<RayCheckpoint> {
                 None
             }
         };
-        let mut paths: Vec<String> = files.iter().map(|f| f.path.clone()).collect();
+        let mut paths: Vec<String> = files.iter().map(|f| f.path()).collect();
         paths.sort();
         out.push(RayCheckpoint {
             path: dir,

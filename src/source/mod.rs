@@ -194,10 +194,16 @@ impl FileTime {
 pub type DirRank = fn(&str) -> Option<(u32, u32)>;
 
 /// One file of the artifact.
+///
+/// Its path is kept as its directory, shared by every file of that directory, and its name: a
+/// wide table's half a million files lie in a thousand directories, and a whole path a file
+/// was ~40 bytes more (`BENCHMARKS.md`, "A listing by directory").
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileEntry {
-    /// Path relative to the input root, `/`-separated; nested zips as `outer.zip!/inner`.
-    pub path: String,
+    /// The directory: the path up to its last `/` (empty for a file at the root).
+    dir: Rc<str>,
+    /// The name: the path after its last `/`.
+    name: Box<str>,
     /// Size in bytes (uncompressed), as declared.
     pub size: u64,
     /// Size in the archive (compressed); equal to `size` for folders.
@@ -209,25 +215,147 @@ pub struct FileEntry {
     location: Location,
 }
 
-#[cfg(test)]
 impl FileEntry {
-    /// A file of a folder at `path`, for the unit tests of what indexes a listing.
-    pub(crate) fn for_test(path: &str) -> FileEntry {
+    /// The path relative to the input root, `/`-separated; nested zips as `outer.zip!/inner`.
+    pub fn path(&self) -> String {
+        let mut path = String::new();
+        self.path_in(&mut path);
+        path
+    }
+
+    /// [`FileEntry::path`] written into `buf` (cleared first), for a loop over many files that
+    /// reuses one buffer.
+    pub fn path_in<'b>(&self, buf: &'b mut String) -> &'b str {
+        buf.clear();
+        for part in self.parts() {
+            buf.push_str(part);
+        }
+        buf
+    }
+
+    /// The path's directory, up to its last `/` (empty for a file at the root): what
+    /// [`split_parent`] returns first.
+    pub fn dir(&self) -> &str {
+        &self.dir
+    }
+
+    /// The path's last component: what [`split_parent`] returns second.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// How this file's path orders against `path`, byte by byte, with no path built.
+    pub fn cmp_path(&self, path: &str) -> std::cmp::Ordering {
+        cmp_concat(self.path_bytes(), [path.as_bytes(), b"", b""])
+    }
+
+    /// Whether this file is at `path`.
+    pub fn is_at(&self, path: &str) -> bool {
+        self.cmp_path(path).is_eq()
+    }
+
+    /// How two files' paths order (equal directories are shared: compared by pointer first).
+    fn cmp_entry(&self, other: &FileEntry) -> std::cmp::Ordering {
+        if Rc::ptr_eq(&self.dir, &other.dir) {
+            return self.name.cmp(&other.name);
+        }
+        cmp_concat(self.path_bytes(), other.path_bytes())
+    }
+
+    /// The path as the three byte strings it is the concatenation of (directory, `/` unless at
+    /// the root, name), for a digest of it without building it.
+    pub fn path_bytes(&self) -> [&[u8]; 3] {
+        self.parts().map(str::as_bytes)
+    }
+
+    /// The path as the three strings it is the concatenation of.
+    fn parts(&self) -> [&str; 3] {
+        let sep = if self.dir.is_empty() { "" } else { "/" };
+        [&self.dir, sep, &self.name]
+    }
+
+    /// A file named `name` in `dir` at `location`, its sizes and time not yet set.
+    fn new(dir: Rc<str>, name: Box<str>, location: Location) -> FileEntry {
         FileEntry {
-            path: path.to_string(),
+            dir,
+            name,
             size: 0,
             stored_size: 0,
             crc32: None,
             modified: None,
-            location: Location::Host { index: 0 },
+            location,
         }
     }
 }
 
+/// How the concatenation of `a`'s parts orders against that of `b`'s, byte by byte (as `str`
+/// orders), without building either.
+fn cmp_concat(a: [&[u8]; 3], b: [&[u8]; 3]) -> std::cmp::Ordering {
+    let (mut a, mut b) = (a.into_iter(), b.into_iter());
+    let (mut x, mut y): (&[u8], &[u8]) = (&[], &[]);
+    loop {
+        while x.is_empty() {
+            match a.next() {
+                Some(next) => x = next,
+                None => break,
+            }
+        }
+        while y.is_empty() {
+            match b.next() {
+                Some(next) => y = next,
+                None => break,
+            }
+        }
+        if x.is_empty() || y.is_empty() {
+            return x.len().cmp(&y.len());
+        }
+        let n = x.len().min(y.len());
+        let (xh, xt) = x.split_at(n);
+        let (yh, yt) = y.split_at(n);
+        match xh.cmp(yh) {
+            std::cmp::Ordering::Equal => (x, y) = (xt, yt),
+            unequal => return unequal,
+        }
+    }
+}
+
+#[cfg(test)]
+impl FileEntry {
+    /// A file of a folder at `path`, for the unit tests of what indexes a listing.
+    pub(crate) fn for_test(path: &str) -> FileEntry {
+        let (dir, name) = split_parent(path);
+        FileEntry::new(Rc::from(dir), name.into(), Location::Host { index: 0 })
+    }
+}
+
+/// One copy of each directory of a listing, shared by its files ([`FileEntry`]).
+#[derive(Default)]
+struct Dirs(std::collections::HashSet<Rc<str>>);
+
+impl Dirs {
+    /// The shared copy of `dir`, which becomes it when it is the first.
+    fn share(&mut self, dir: &str) -> Rc<str> {
+        if let Some(shared) = self.0.get(dir) {
+            return Rc::clone(shared);
+        }
+        let shared: Rc<str> = Rc::from(dir);
+        self.0.insert(Rc::clone(&shared));
+        shared
+    }
+}
+
+/// Where a file's bytes are: entry `index` of zip `container`, or host file `index` (counted
+/// in `u32`: the limits admit far fewer files).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Location {
-    Zip { container: usize, index: usize },
-    Host { index: usize },
+    Zip { container: u32, index: u32 },
+    Host { index: u32 },
+}
+
+/// `i` as a [`Location`] index; `u32::MAX` (which no listing reaches: it is read as an unknown
+/// file) past it.
+fn location_index(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
 }
 
 /// Counters of what was read, for reports and for the tests that prove data files are never
@@ -312,6 +440,7 @@ impl Artifact {
             keep,
             limits: limits.clone(),
             entries: Vec::new(),
+            dirs: Dirs::default(),
             zips: Vec::new(),
             host_files: Vec::new(),
             problems: Vec::new(),
@@ -363,7 +492,7 @@ impl Artifact {
     /// The file at `path`, if any.
     pub fn get(&self, path: &str) -> Option<&FileEntry> {
         self.entries
-            .binary_search_by(|e| e.path.as_str().cmp(path))
+            .binary_search_by(|e| e.cmp_path(path))
             .ok()
             .and_then(|i| self.entries.get(i))
     }
@@ -388,12 +517,8 @@ impl Artifact {
         let lo = format!("{dir}/");
         // '0' is the character after '/', so this is the first path past the directory.
         let hi = format!("{dir}0");
-        let start = self
-            .entries
-            .partition_point(|e| e.path.as_str() < lo.as_str());
-        let end = self
-            .entries
-            .partition_point(|e| e.path.as_str() < hi.as_str());
+        let start = self.entries.partition_point(|e| e.cmp_path(&lo).is_lt());
+        let end = self.entries.partition_point(|e| e.cmp_path(&hi).is_lt());
         start..end.max(start)
     }
 
@@ -473,7 +598,7 @@ impl Artifact {
                     stats.bytes_inflated
                 ),
             )
-            .in_file(&entry.path));
+            .in_file(entry.path()));
         }
         if entry.size > max {
             return Err(Error::limit(
@@ -484,23 +609,22 @@ impl Artifact {
                 },
                 format!("the file is {} bytes, more than {max} allowed", entry.size),
             )
-            .in_file(&entry.path));
+            .in_file(entry.path()));
         }
         let bytes = match entry.location {
             Location::Zip { container, index } => {
-                let zip = self.zips.get(container).ok_or_else(|| {
-                    Error::io("internal: unknown zip container").in_file(&entry.path)
+                let zip = self.zips.get(container as usize).ok_or_else(|| {
+                    Error::io("internal: unknown zip container").in_file(entry.path())
                 })?;
                 zip.borrow_mut()
-                    .read(index, max, &self.limits)
-                    .map_err(|e| e.in_file(&entry.path))?
+                    .read(index as usize, max, &self.limits)
+                    .map_err(|e| e.in_file(entry.path()))?
             }
             Location::Host { index } => {
-                let data = self
-                    .host_files
-                    .get(index)
-                    .ok_or_else(|| Error::io("internal: unknown host file").in_file(&entry.path))?;
-                read_all(data.as_ref(), max).map_err(|e| e.in_file(&entry.path))?
+                let data = self.host_files.get(index as usize).ok_or_else(|| {
+                    Error::io("internal: unknown host file").in_file(entry.path())
+                })?;
+                read_all(data.as_ref(), max).map_err(|e| e.in_file(entry.path()))?
             }
         };
         stats.files_read += 1;
@@ -540,8 +664,8 @@ impl Artifact {
         stats.bytes_inflated += len;
         self.stats.set(stats);
         if let Location::Zip { container, index } = entry.location {
-            if let Some(zip) = self.zips.get(container) {
-                zip.borrow_mut().discard_read_ahead(index);
+            if let Some(zip) = self.zips.get(container as usize) {
+                zip.borrow_mut().discard_read_ahead(index as usize);
             }
         }
         true
@@ -559,7 +683,7 @@ impl Artifact {
                     self.limits.max_entry_bytes
                 ),
             )
-            .in_file(&entry.path));
+            .in_file(entry.path()));
         }
         let mut stats = self.stats.get();
         let remaining_total = self
@@ -568,8 +692,8 @@ impl Artifact {
             .saturating_sub(stats.bytes_inflated);
         let (bytes, work) = match entry.location {
             Location::Zip { container, index } => {
-                let zip = self.zips.get(container).ok_or_else(|| {
-                    Error::io("internal: unknown zip container").in_file(&entry.path)
+                let zip = self.zips.get(container as usize).ok_or_else(|| {
+                    Error::io("internal: unknown zip container").in_file(entry.path())
                 })?;
                 if offset.saturating_add(len) > remaining_total {
                     return Err(Error::limit(
@@ -579,17 +703,16 @@ impl Artifact {
                             stats.bytes_inflated
                         ),
                     )
-                    .in_file(&entry.path));
+                    .in_file(entry.path()));
                 }
                 zip.borrow_mut()
-                    .read_range(index, offset, len)
-                    .map_err(|e| e.in_file(&entry.path))?
+                    .read_range(index as usize, offset, len)
+                    .map_err(|e| e.in_file(entry.path()))?
             }
             Location::Host { index } => {
-                let data = self
-                    .host_files
-                    .get(index)
-                    .ok_or_else(|| Error::io("internal: unknown host file").in_file(&entry.path))?;
+                let data = self.host_files.get(index as usize).ok_or_else(|| {
+                    Error::io("internal: unknown host file").in_file(entry.path())
+                })?;
                 let end = offset.checked_add(len).filter(|&e| e <= data.size());
                 if end.is_none() {
                     return Err(Error::format(format!(
@@ -597,13 +720,13 @@ impl Artifact {
                         offset.saturating_add(len),
                         data.size()
                     ))
-                    .in_file(&entry.path));
+                    .in_file(entry.path()));
                 }
                 let n = usize::try_from(len)
-                    .map_err(|_| Error::io("read too large").in_file(&entry.path))?;
+                    .map_err(|_| Error::io("read too large").in_file(entry.path()))?;
                 let mut buf = vec![0u8; n];
                 data.read_exact_at(offset, &mut buf)
-                    .map_err(|e| Error::io(format!("read failed: {e}")).in_file(&entry.path))?;
+                    .map_err(|e| Error::io(format!("read failed: {e}")).in_file(entry.path()))?;
                 (buf, len)
             }
         };
@@ -682,6 +805,8 @@ struct Builder {
     keep: fn(&str) -> bool,
     limits: Limits,
     entries: Vec<FileEntry>,
+    /// The directories of `entries`, each once.
+    dirs: Dirs,
     zips: Vec<RefCell<zip::ZipContainer>>,
     host_files: Vec<Rc<dyn RandomAccess>>,
     problems: Vec<Error>,
@@ -695,6 +820,12 @@ struct Builder {
 }
 
 impl Builder {
+    /// A file at `path` at `location`, its directory shared with the files listed before in it.
+    fn file_entry(&mut self, path: &str, location: Location) -> FileEntry {
+        let (dir, name) = split_parent(path);
+        FileEntry::new(self.dirs.share(dir), name.into(), location)
+    }
+
     /// Records a problem (the first [`MAX_LISTED_PROBLEMS`] one by one, then only a count).
     fn problem(&mut self, e: Error) {
         if self.problems.len() < MAX_LISTED_PROBLEMS {
@@ -767,14 +898,16 @@ impl Builder {
                     }
                 }
             }
-            self.entries.push(FileEntry {
-                path,
+            let location = Location::Host {
+                index: location_index(index),
+            };
+            let entry = FileEntry {
                 size,
                 stored_size: size,
-                crc32: None,
                 modified: file.modified_millis.map(FileTime::Utc),
-                location: Location::Host { index },
-            });
+                ..self.file_entry(&path, location)
+            };
+            self.entries.push(entry);
         }
         Ok(())
     }
@@ -793,6 +926,7 @@ impl Builder {
         container.announce_dirs(self.rank);
         self.count_entries(container.skipped())?;
         let listed = container.list(&self.limits);
+        let (mut path_buf, mut dir_buf) = (String::new(), String::new());
         let container_index = self.zips.len();
         self.zips.push(RefCell::new(container));
         for item in listed {
@@ -812,44 +946,47 @@ impl Builder {
                 }
             };
             self.count_entry()?;
-            let path = if prefix.is_empty() {
-                item.path
+            // Inside a nested zip, its directories get the prefix (`outer.zip!` at its root).
+            let dir = if prefix.is_empty() {
+                item.dir
+            } else if item.dir.is_empty() {
+                self.dirs.share(prefix.trim_end_matches('/'))
             } else {
-                format!("{prefix}{}", item.path)
+                dir_buf.clear();
+                dir_buf.push_str(prefix);
+                dir_buf.push_str(&item.dir);
+                self.dirs.share(&dir_buf)
+            };
+            let location = Location::Zip {
+                container: location_index(container_index),
+                index: location_index(item.index),
             };
             let entry = FileEntry {
-                path,
                 size: item.size,
                 stored_size: item.stored_size,
                 crc32: Some(item.crc32),
                 modified: item.modified,
-                location: Location::Zip {
-                    container: container_index,
-                    index: item.index,
-                },
+                ..FileEntry::new(dir, item.name, location)
             };
-            if zip::looks_like_zip_name(&entry.path) {
+            let path = entry.path_in(&mut path_buf);
+            if zip::looks_like_zip_name(path) {
                 match self.open_nested(container_index, &entry) {
                     Ok(inner) => {
-                        match self.add_zip(
-                            inner,
-                            &format!("{}{NESTED_SEPARATOR}", entry.path),
-                            depth + 1,
-                        ) {
+                        match self.add_zip(inner, &format!("{path}{NESTED_SEPARATOR}"), depth + 1) {
                             Ok(()) => continue,
                             Err(e) if e.kind() == crate::error::ErrorKind::Limit => {
-                                return Err(e.in_file(entry.path))
+                                return Err(e.in_file(path))
                             }
-                            Err(e) => self.problem(e.in_file(entry.path.clone())),
+                            Err(e) => self.problem(e.in_file(path)),
                         }
                     }
                     Err(e) if e.kind() == crate::error::ErrorKind::Limit => {
-                        self.problem(e.in_file(entry.path.clone()))
+                        self.problem(e.in_file(path))
                     }
-                    Err(e) => self.problem(e.in_file(entry.path.clone())),
+                    Err(e) => self.problem(e.in_file(path)),
                 }
             }
-            if (self.keep)(&entry.path) {
+            if (self.keep)(path) {
                 self.entries.push(entry);
             }
         }
@@ -868,6 +1005,7 @@ impl Builder {
             .get(container)
             .ok_or_else(|| Error::io("internal: unknown zip container"))?;
         let mut zip = zip.borrow_mut();
+        let index = index as usize;
         if let Some(window) = zip.stored_window(index)? {
             return Ok(Rc::new(window));
         }
@@ -891,14 +1029,14 @@ impl Builder {
 
     fn finish(mut self, name: String) -> Artifact {
         let mut kept = std::mem::take(&mut self.entries);
-        kept.sort_by(|a, b| a.path.cmp(&b.path));
+        kept.sort_by(FileEntry::cmp_entry);
         // Sorted (stably): copies of a name are adjacent, the first one kept (in place: a
         // second vector was a tenth of a wide table's peak).
         let mut copies = Vec::new();
         kept.dedup_by(|later, first| {
-            let copy = later.path == first.path;
+            let copy = later.cmp_entry(first).is_eq();
             if copy {
-                copies.push(std::mem::take(&mut later.path));
+                copies.push(later.path());
             }
             copy
         });
@@ -931,6 +1069,14 @@ impl Builder {
             rows_kept: Cell::new(0),
             evidence_bytes: Cell::new(0),
         }
+    }
+}
+
+/// Splits `a/b/c` into (`a/b`, `c`); a path without `/` has parent `""`.
+pub fn split_parent(path: &str) -> (&str, &str) {
+    match path.rfind('/') {
+        Some(i) => (path.get(..i).unwrap_or(""), path.get(i + 1..).unwrap_or("")),
+        None => ("", path),
     }
 }
 
@@ -1034,5 +1180,65 @@ mod tests {
         assert_eq!(a.stats().bytes_inflated, 1);
         assert!(a.read("w/db.db/t/snapshot/LATEST", 0).is_err());
         assert!(a.read("nope", 10).is_err());
+    }
+
+    /// Paths of a few directories whose names sort around `/` (`-` and `0` on either side),
+    /// some at the root, some repeated.
+    fn tricky_path() -> impl proptest::strategy::Strategy<Value = String> {
+        proptest::string::string_regex("([ab0-]{1,3}/){0,3}[ab0-]{1,3}").expect("a valid regex")
+    }
+
+    proptest::proptest! {
+        /// A file's path split into its shared directory and its name orders as the whole path
+        /// does: listing order, lookups and `files_under` rest on it.
+        #[test]
+        fn split_paths_order_as_whole_paths(
+            a in tricky_path(),
+            b in tricky_path(),
+            q in "[ab0/-]{0,8}",
+        ) {
+            let (ea, eb) = (FileEntry::for_test(&a), FileEntry::for_test(&b));
+            proptest::prop_assert_eq!(ea.path(), a.clone());
+            proptest::prop_assert_eq!(ea.cmp_entry(&eb), a.cmp(&b));
+            proptest::prop_assert_eq!(ea.cmp_path(&q), a.as_str().cmp(q.as_str()));
+            proptest::prop_assert_eq!(ea.is_at(&b), a == b);
+            let joined: Vec<u8> = ea.path_bytes().concat();
+            proptest::prop_assert_eq!(joined, a.clone().into_bytes());
+        }
+    }
+
+    #[test]
+    fn a_folder_listing_shares_directories_and_finds_every_path() {
+        let paths = [
+            "w/a-b/x", "w/a/b", "w/a/b/c", "w/a0", "w/a/z", "top", "w/a-b/y",
+        ];
+        let files = paths
+            .iter()
+            .map(|p| HostFile {
+                path: p.to_string(),
+                modified_millis: None,
+                data: Rc::new(Vec::<u8>::new()),
+            })
+            .collect();
+        let a = Artifact::open(
+            vec![Input::Folder {
+                name: "w".into(),
+                files,
+                skipped: 0,
+            }],
+            &Limits::default(),
+        )
+        .unwrap();
+        let listed: Vec<String> = a.files().iter().map(FileEntry::path).collect();
+        let mut sorted: Vec<String> = paths.iter().map(|p| p.to_string()).collect();
+        sorted.sort();
+        assert_eq!(listed, sorted);
+        for p in paths {
+            assert_eq!(a.get(p).map(FileEntry::path).as_deref(), Some(p));
+        }
+        let under: Vec<String> = a.files_under("w/a").iter().map(FileEntry::path).collect();
+        assert_eq!(under, ["w/a/b", "w/a/b/c", "w/a/z"]);
+        let (x, y) = (a.get("w/a-b/x").unwrap(), a.get("w/a-b/y").unwrap());
+        assert!(Rc::ptr_eq(&x.dir, &y.dir), "one copy of a directory");
     }
 }

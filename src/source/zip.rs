@@ -19,7 +19,7 @@ use std::rc::Rc;
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 
-use super::{normalize_path, FileTime, RandomAccess, Slice};
+use super::{normalize_path, split_parent, Dirs, FileTime, RandomAccess, Slice};
 
 /// Separates a nested zip's path from the paths inside it: `outer.zip!/inner/path`.
 pub const NESTED_SEPARATOR: &str = "!/";
@@ -48,7 +48,10 @@ pub(crate) fn looks_like_zip_name(path: &str) -> bool {
 #[derive(Debug, Clone)]
 pub(super) struct Listed {
     pub index: usize,
-    pub path: String,
+    /// The path's directory (see [`crate::source::split_parent`]), one copy per directory.
+    pub dir: Rc<str>,
+    /// The path's last component.
+    pub name: Box<str>,
     pub size: u64,
     pub stored_size: u64,
     pub crc32: u32,
@@ -275,6 +278,9 @@ impl ZipContainer {
         let mut ahead = ReadAhead::default();
         let mut by_dir = HashMap::new();
         let mut listed = Vec::new();
+        // Each listed path is kept as its directory, one copy each, and its name: the whole
+        // paths, held until the artifact copied them, were a wide table's peak.
+        let mut dirs = Dirs::default();
         let mut skipped = 0u64;
         let mut pos = 0u64;
         for index in 0..count {
@@ -315,13 +321,18 @@ impl ZipContainer {
                             Some(Err(e)) => Err(e),
                             Some(Ok(None)) | None => Ok(name),
                         };
-                        Some(path.map(|path| Listed {
-                            index: entries.len(),
-                            path,
-                            size: entry.uncompressed,
-                            stored_size: entry.compressed,
-                            crc32: entry.crc32,
-                            modified,
+                        Some(path.map(|path| {
+                            let (dir, name) = split_parent(&path);
+                            let dir = dirs.share(dir);
+                            Listed {
+                                index: entries.len(),
+                                dir,
+                                name: name.into(),
+                                size: entry.uncompressed,
+                                stored_size: entry.compressed,
+                                crc32: entry.crc32,
+                                modified,
+                            }
                         }))
                     };
                     if let Some(l) = listed_entry {

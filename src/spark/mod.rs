@@ -154,7 +154,7 @@ fn batch_id(name: &str) -> Option<i64> {
 pub fn checkpoint_dirs(artifact: &Artifact) -> BTreeMap<String, (BTreeSet<i64>, BTreeSet<i64>)> {
     let mut dirs: BTreeMap<String, (BTreeSet<i64>, BTreeSet<i64>)> = BTreeMap::new();
     for f in artifact.files() {
-        let (dir, name) = split_parent(&f.path);
+        let (dir, name) = (f.dir(), f.name());
         let Some(id) = batch_id(name) else {
             continue;
         };
@@ -281,7 +281,7 @@ fn source_logs(artifact: &Artifact, sources_dir: &str) -> Vec<String> {
         .files_under(sources_dir)
         .iter()
         .filter_map(|f| {
-            f.path
+            f.path()
                 .strip_prefix(sources_dir)
                 .and_then(|r| r.strip_prefix('/'))
                 .and_then(|r| r.split('/').next())

@@ -168,7 +168,7 @@ fn root_uri(uri: &str, root: &[String]) -> String {
 fn bucket_parents(artifact: &Artifact) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for f in artifact.files() {
-        let (mut dir, _) = split_parent(&f.path);
+        let mut dir = f.dir();
         // walk up to the bucket directory, then past partition directories
         loop {
             let (parent, last) = split_parent(dir);

@@ -754,7 +754,7 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
                 .artifact
                 .files_under(self.root)
                 .iter()
-                .any(|f| split_parent(&f.path).1 == name)
+                .any(|f| f.name() == name)
     }
 
     /// Resolves a manifest list into its entries; records what is missing. `None` if the list
@@ -915,9 +915,11 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
     /// manifest lists by committer, for [`Resolver::find_ghosts`].
     fn find_orphans(&mut self) -> OrphanLists {
         let mut orphan_lists = OrphanLists::new();
+        let mut path_buf = String::new();
         for f in self.artifact.files_under(self.root) {
-            let rel = relative(self.root, &f.path);
-            let (_, name) = split_parent(&f.path);
+            let path = f.path_in(&mut path_buf);
+            let rel = relative(self.root, path);
+            let name = f.name();
             let Some(kind) = self.orphan_kind(rel, name) else {
                 continue;
             };
@@ -932,7 +934,7 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
                 }
             }
             if kind == OrphanKind::IndexManifest {
-                if let Ok(entries) = self.store.index_manifest(self.artifact, &f.path) {
+                if let Ok(entries) = self.store.index_manifest(self.artifact, path) {
                     self.out.orphan_index_manifests.push(OrphanIndexManifest {
                         relative: rel.to_string(),
                         entries,
@@ -1051,8 +1053,9 @@ fn list_bucket_files(artifact: &Artifact, root: &str, out: &mut RootFiles) {
     let range = artifact.range_under(root);
     let files = artifact.files().get(range.clone()).unwrap_or(&[]);
     let mut by_name = BucketFiles::of(artifact.listing());
+    let mut path_buf = String::new();
     for (i, f) in range.zip(files) {
-        let rel = relative(root, &f.path);
+        let rel = relative(root, f.path_in(&mut path_buf));
         let first = rel.split('/').next().unwrap_or("");
         if META_DIRS.contains(&first) || !rel.contains('/') {
             continue;
@@ -1132,15 +1135,15 @@ impl BucketFiles {
         }
     }
 
-    /// The artifact path of file `i`.
-    fn path(&self, i: usize) -> &str {
+    /// File `i`.
+    fn file(&self, i: usize) -> Option<&FileEntry> {
         let at = self.files.get(i).map_or(usize::MAX, |&f| f as usize);
-        self.listing.get(at).map_or("", |f| f.path.as_str())
+        self.listing.get(at)
     }
 
     /// The name of file `i`.
     fn name(&self, i: usize) -> &str {
-        split_parent(self.path(i)).1
+        self.file(i).map_or("", FileEntry::name)
     }
 
     /// The directories (artifact paths) holding a file named `name`, in path order.
@@ -1156,8 +1159,9 @@ impl BucketFiles {
             }
             slot = (slot + 1) & mask;
             let i = f as usize - 1;
-            if h == high && self.name(i) == name {
-                return Some(split_parent(self.path(i)).0);
+            match self.file(i) {
+                Some(f) if h == high && f.name() == name => return Some(f.dir()),
+                _ => {}
             }
         })
     }
@@ -1307,8 +1311,8 @@ fn in_bucket_dir(rel: &str) -> bool {
 
 fn orphan(root: &str, f: &FileEntry, kind: OrphanKind) -> Orphan {
     Orphan {
-        path: f.path.clone(),
-        relative: relative_to(root, &f.path),
+        path: f.path(),
+        relative: relative_to(root, &f.path()),
         kind,
         size: f.size,
         modified: f.modified,

@@ -243,7 +243,7 @@ fn children<'a>(artifact: &'a Artifact, dir: &str) -> Vec<&'a FileEntry> {
     artifact
         .files_under(dir)
         .iter()
-        .filter(|f| split_parent(&f.path).0 == dir)
+        .filter(|f| f.dir() == dir)
         .collect()
 }
 
@@ -270,7 +270,7 @@ impl Loader<'_> {
 
     fn problem(&mut self, entry: &FileEntry, error: Error) {
         self.t.problems.push(FileProblem {
-            path: entry.path.clone(),
+            path: entry.path(),
             error,
         });
     }
@@ -288,7 +288,7 @@ impl Loader<'_> {
             }
         });
         Hint {
-            path: entry.path.clone(),
+            path: entry.path(),
             value,
         }
     }
@@ -302,18 +302,18 @@ impl Loader<'_> {
         self.artifact
             .read_entry(entry, self.max_json)
             .and_then(|bytes| parse(&bytes))
-            .map_err(|e| e.in_file(entry.path.clone()))
+            .map_err(|e| e.in_file(entry.path()))
     }
 
     /// A metadata file the directory should not hold.
     fn unknown(&mut self, entry: &FileEntry) {
-        self.t.unknown_files.push(entry.path.clone());
+        self.t.unknown_files.push(entry.path());
     }
 
     /// `schema/schema-N`.
     fn schemas(&mut self) {
         for entry in children(self.artifact, &self.t.location.meta_dir("schema")) {
-            let (_, name) = split_parent(&entry.path);
+            let name = entry.name();
             if id_from_file_name(name, "schema-").is_none() {
                 self.unknown(entry);
                 continue;
@@ -332,7 +332,7 @@ impl Loader<'_> {
     /// `snapshot/`: `snapshot-N`, the `EARLIEST` and `LATEST` hints, temp files.
     fn snapshot_dir(&mut self) {
         for entry in children(self.artifact, &self.t.location.meta_dir("snapshot")) {
-            let (_, name) = split_parent(&entry.path);
+            let name = entry.name();
             if let Some(id) = id_from_file_name(name, "snapshot-") {
                 self.snapshot(entry, id);
             } else if name == "EARLIEST" || name == "LATEST" {
@@ -350,7 +350,7 @@ impl Loader<'_> {
                     .ok()
                     .and_then(|b| Snapshot::parse(&b).ok());
                 self.t.temp_files.push(TempSnapshotFile {
-                    path: entry.path.clone(),
+                    path: entry.path(),
                     id,
                     size: entry.size,
                     modified: entry.modified,
@@ -374,7 +374,7 @@ impl Loader<'_> {
                     id,
                     SnapshotFile {
                         snapshot,
-                        path: entry.path.clone(),
+                        path: entry.path(),
                         modified: entry.modified,
                     },
                 );
@@ -393,7 +393,7 @@ impl Loader<'_> {
     /// `consumer/consumer-<id>`: kept with its parse result, readable or not.
     fn consumers(&mut self) {
         for entry in children(self.artifact, &self.t.location.meta_dir("consumer")) {
-            let (_, name) = split_parent(&entry.path);
+            let name = entry.name();
             let Some(id) = name.strip_prefix(CONSUMER_PREFIX) else {
                 self.unknown(entry);
                 continue;
@@ -401,7 +401,7 @@ impl Loader<'_> {
             let consumer = self.read_parsed(entry, Consumer::parse);
             self.t.consumers.push(ConsumerFile {
                 id: id.to_string(),
-                path: entry.path.clone(),
+                path: entry.path(),
                 modified: entry.modified,
                 consumer,
             });
@@ -411,7 +411,7 @@ impl Loader<'_> {
     /// `tag/tag-<name>`: kept with its parse result, readable or not.
     fn tags(&mut self) {
         for entry in children(self.artifact, &self.t.location.meta_dir("tag")) {
-            let (_, name) = split_parent(&entry.path);
+            let name = entry.name();
             let Some(tag_name) = name.strip_prefix(TAG_PREFIX) else {
                 self.unknown(entry);
                 continue;
@@ -419,7 +419,7 @@ impl Loader<'_> {
             let tag = self.read_parsed(entry, Tag::parse);
             self.t.tags.push(TagFile {
                 name: tag_name.to_string(),
-                path: entry.path.clone(),
+                path: entry.path(),
                 tag,
             });
         }
@@ -428,7 +428,7 @@ impl Loader<'_> {
     /// `changelog/`: the long-lived `changelog-N` files and their hints.
     fn changelog_dir(&mut self) {
         for entry in children(self.artifact, &self.t.location.meta_dir("changelog")) {
-            let (_, name) = split_parent(&entry.path);
+            let name = entry.name();
             if let Some(id) = id_from_file_name(name, "changelog-") {
                 let Some(bytes) = self.read_json(entry) else {
                     continue;
@@ -439,7 +439,7 @@ impl Loader<'_> {
                             id,
                             SnapshotFile {
                                 snapshot,
-                                path: entry.path.clone(),
+                                path: entry.path(),
                                 modified: entry.modified,
                             },
                         );

@@ -91,6 +91,11 @@ pub trait Prefetch {
 /// directory (index manifests are few and small).
 pub fn is_candidate(path: &str) -> bool {
     let (dir, name) = crate::warehouse::split_parent(path);
+    is_candidate_file(dir, name)
+}
+
+/// [`is_candidate`] of the file `name` in `dir`.
+fn is_candidate_file(dir: &str, name: &str) -> bool {
     let dir_name = dir.rsplit('/').next().unwrap_or(dir);
     dir_name == "manifest" && name.starts_with("manifest-")
 }
@@ -104,7 +109,7 @@ mod threaded {
     use std::panic::{catch_unwind, AssertUnwindSafe};
     use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
 
-    use super::{is_candidate, Decoded, Prefetch, Prefetched};
+    use super::{is_candidate_file, Decoded, Prefetch, Prefetched};
     use crate::error::Result;
     use crate::limits::Limits;
     use crate::paimon::avro::AvroSchemaCache;
@@ -188,17 +193,17 @@ mod threaded {
         fn publish(&self, artifact: &Artifact) -> &Candidates {
             let mut state = self.lock();
             self.candidates.get_or_init(|| {
-                let mut listed: Vec<(i64, &str)> = artifact
+                let mut listed: Vec<(i64, String)> = artifact
                     .files()
                     .iter()
-                    .filter(|f| is_candidate(&f.path))
+                    .filter(|f| is_candidate_file(f.dir(), f.name()))
                     .map(|f| {
                         let time = f.modified.map_or(i64::MIN, |t| t.to_utc_millis(None));
-                        (time, f.path.as_str())
+                        (time, f.path())
                     })
                     .collect();
                 listed.sort_unstable();
-                let paths: Vec<String> = listed.iter().map(|(_, p)| p.to_string()).collect();
+                let paths: Vec<String> = listed.into_iter().map(|(_, p)| p).collect();
                 let index = paths
                     .iter()
                     .enumerate()

@@ -41,9 +41,9 @@ pub fn fixture_entries(
     let a = open(&fixture(rel));
     let mut out = Vec::new();
     for f in a.files() {
-        let bytes = a.read(&f.path, u64::MAX).expect("read a fixture entry");
-        if let Some(b) = edit(&f.path, bytes) {
-            out.push(zipwriter::Entry::new(&f.path, b));
+        let bytes = a.read(&f.path(), u64::MAX).expect("read a fixture entry");
+        if let Some(b) = edit(&f.path(), bytes) {
+            out.push(zipwriter::Entry::new(&f.path(), b));
         }
     }
     out
@@ -54,11 +54,11 @@ pub fn fixture_entries(
 pub fn extract(zip: &Path, dir: &Path) {
     let artifact = open(zip);
     for f in artifact.files() {
-        let target = dir.join(&f.path);
+        let target = dir.join(f.path());
         std::fs::create_dir_all(target.parent().expect("a parent")).expect("create a folder");
         std::fs::write(
             &target,
-            artifact.read(&f.path, u64::MAX).expect("read an entry"),
+            artifact.read(&f.path(), u64::MAX).expect("read an entry"),
         )
         .expect("write a file");
     }

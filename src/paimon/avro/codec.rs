@@ -255,7 +255,7 @@ mod tests {
             )
             .unwrap();
             for f in artifact.files() {
-                if !f.path.contains("/manifest/manifest-") {
+                if !f.path().contains("/manifest/manifest-") {
                     continue;
                 }
                 // Some fixtures hold damaged or truncated files on purpose; Paimon 0.8's
