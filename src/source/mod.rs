@@ -1118,6 +1118,16 @@ pub fn normalize_path(raw: &str, limits: &Limits) -> Result<String> {
 mod tests {
     use super::*;
 
+    /// The artifact of a folder input named `w` holding `files`.
+    fn folder(files: Vec<HostFile>) -> Artifact {
+        let input = Input::Folder {
+            name: "w".into(),
+            files,
+            skipped: 0,
+        };
+        Artifact::open(vec![input], &Limits::default()).unwrap()
+    }
+
     #[test]
     fn the_heap_reservation_is_four_times_the_input_within_bounds() {
         assert_eq!(reserve_heap(0), RESERVE_MIN);
@@ -1165,15 +1175,7 @@ mod tests {
                 data: Rc::new(b"{}".to_vec()),
             },
         ];
-        let a = Artifact::open(
-            vec![Input::Folder {
-                name: "w".into(),
-                files,
-                skipped: 0,
-            }],
-            &Limits::default(),
-        )
-        .unwrap();
+        let a = folder(files);
         assert_eq!(a.files().len(), 2);
         assert_eq!(a.files_under("w/db.db/t/snapshot").len(), 1);
         assert_eq!(a.read_text("w/db.db/t/snapshot/LATEST", 10).unwrap(), "3");
@@ -1220,15 +1222,7 @@ mod tests {
                 data: Rc::new(Vec::<u8>::new()),
             })
             .collect();
-        let a = Artifact::open(
-            vec![Input::Folder {
-                name: "w".into(),
-                files,
-                skipped: 0,
-            }],
-            &Limits::default(),
-        )
-        .unwrap();
+        let a = folder(files);
         let listed: Vec<String> = a.files().iter().map(FileEntry::path).collect();
         let mut sorted: Vec<String> = paths.iter().map(|p| p.to_string()).collect();
         sorted.sort();
