@@ -383,7 +383,322 @@ fn consequence(t: &Timeline, r: &Run, now: Reads) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::id_ranges;
+    use super::*;
+    use crate::timeline::testkit::timeline_with_files;
+
+    /// One snapshot of [`table`]: its id, commit kind, schema id and delta record count, whether
+    /// it has a changelog manifest list, and its changelog record count.
+    struct Snap {
+        id: i64,
+        kind: &'static str,
+        schema: i64,
+        rows: i64,
+        list: bool,
+        changelog_rows: Option<i64>,
+    }
+
+    fn snap(id: i64, kind: &'static str, schema: i64, rows: i64) -> Snap {
+        Snap {
+            id,
+            kind,
+            schema,
+            rows,
+            list: false,
+            changelog_rows: None,
+        }
+    }
+
+    impl Snap {
+        /// With a changelog manifest list (and one changelog record).
+        fn with_list(self) -> Snap {
+            Snap {
+                list: true,
+                changelog_rows: Some(1),
+                ..self
+            }
+        }
+
+        /// With `n` changelog records and no changelog manifest list.
+        fn changelog_rows(self, n: i64) -> Snap {
+            Snap {
+                changelog_rows: Some(n),
+                ..self
+            }
+        }
+    }
+
+    /// A table whose schema `i` has `changelog-producer = producers[i]` (the last one is the
+    /// current option), with the given snapshots.
+    fn table(producers: &[&str], snapshots: &[Snap]) -> Timeline {
+        let mut raw: Vec<(String, String)> = producers
+            .iter()
+            .enumerate()
+            .skip(1)
+            .map(|(i, p)| {
+                (
+                    format!("schema/schema-{i}"),
+                    format!(
+                        r#"{{"version": 3, "id": {i}, "fields": [{{"id": 0, "name": "k", "type": "INT NOT NULL"}}], "partitionKeys": [], "primaryKeys": ["k"], "options": {{"changelog-producer": "{p}"}}}}"#
+                    ),
+                )
+            })
+            .collect();
+        for s in snapshots {
+            let id = s.id;
+            let list = if s.list {
+                format!(r#", "changelogManifestList": "c-{id}""#)
+            } else {
+                String::new()
+            };
+            let changelog_rows = s.changelog_rows.map_or(String::new(), |n| {
+                format!(r#", "changelogRecordCount": {n}"#)
+            });
+            raw.push((
+                format!("snapshot/snapshot-{id}"),
+                format!(
+                    r#"{{"version": 3, "id": {id}, "schemaId": {}, "baseManifestList": "b-{id}", "deltaManifestList": "d-{id}"{list}, "commitUser": "u", "commitIdentifier": {id}, "commitKind": "{}", "timeMillis": {id}000, "deltaRecordCount": {}{changelog_rows}}}"#,
+                    s.schema, s.kind, s.rows
+                ),
+            ));
+        }
+        let raw: Vec<(&str, &str)> = raw.iter().map(|(p, b)| (p.as_str(), b.as_str())).collect();
+        let t = timeline_with_files(&[("changelog-producer", producers[0])], &[], &[], &raw);
+        assert_eq!(t.snapshots.len(), snapshots.len(), "{:?}", t.problems);
+        t
+    }
+
+    fn with_code(t: &Timeline, code: Code) -> Vec<Finding> {
+        judge(t).into_iter().filter(|f| f.code == code).collect()
+    }
+
+    fn one(t: &Timeline, code: Code) -> Finding {
+        let mut found = with_code(t, code);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        found.remove(0)
+    }
+
+    #[test]
+    fn only_input_appends_with_rows_and_no_changelog_list_are_not_produced() {
+        // 2 has its list, 3 is a COMPACT, 4 wrote no rows.
+        let t = table(
+            &["input"],
+            &[
+                snap(1, "APPEND", 0, 5),
+                snap(2, "APPEND", 0, 5).with_list(),
+                snap(3, "COMPACT", 0, 5),
+                snap(4, "APPEND", 0, 0),
+                snap(5, "APPEND", 0, 3),
+            ],
+        );
+        let f = one(&t, Code::ChangelogNotProduced);
+        assert_eq!(f.severity, Severity::Warning);
+        assert_eq!(f.snapshot, Some(1));
+        assert_eq!(f.related_snapshots, vec![1, 5]);
+        assert!(
+            f.message
+                .contains("but snapshots 1, 5 (APPEND, with rows) have no changelog manifest list"),
+            "{}",
+            f.message
+        );
+        assert!(
+            f.evidence.contains(
+                &"1 other snapshot under an input schema has a changelog manifest list".to_string()
+            ),
+            "{:?}",
+            f.evidence
+        );
+    }
+
+    #[test]
+    fn only_snapshots_written_under_input_are_judged_and_counted() {
+        // Schema 0 is `none`: its APPEND without a list is no loss, and its list is no input
+        // changelog list.
+        let t = table(
+            &["none", "input"],
+            &[
+                snap(1, "APPEND", 0, 5),
+                snap(2, "APPEND", 0, 5).with_list(),
+                snap(3, "APPEND", 1, 5),
+            ],
+        );
+        let f = one(&t, Code::ChangelogNotProduced);
+        assert_eq!(f.snapshot, Some(3));
+        assert_eq!(f.related_snapshots, vec![3]);
+        assert!(
+            f.message
+                .contains("but snapshot 3 (APPEND, with rows) has no changelog manifest list"),
+            "{}",
+            f.message
+        );
+        assert!(
+            !f.evidence.iter().any(|e| e.contains("other snapshot")),
+            "{:?}",
+            f.evidence
+        );
+    }
+
+    #[test]
+    fn full_compaction_without_changelog_names_the_compacts_and_the_appends_before_the_last() {
+        // 2 wrote no rows; 6 comes after the last COMPACT.
+        let t = table(
+            &["full-compaction"],
+            &[
+                snap(1, "APPEND", 0, 5),
+                snap(2, "APPEND", 0, 0),
+                snap(3, "COMPACT", 0, 5),
+                snap(4, "APPEND", 0, 5),
+                snap(5, "COMPACT", 0, 5),
+                snap(6, "APPEND", 0, 5),
+            ],
+        );
+        let f = one(&t, Code::ChangelogNotProduced);
+        assert_eq!(f.severity, Severity::Warning);
+        assert_eq!(f.snapshot, Some(1));
+        assert_eq!(f.related_snapshots, vec![1, 3, 4, 5]);
+        assert!(
+            f.message
+                .contains("none of the COMPACT snapshots 3, 5 carries changelog")
+                && f.message
+                    .contains("received nothing for snapshots 1, 4 before the last of them."),
+            "{}",
+            f.message
+        );
+        assert_eq!(
+            f.evidence.first().map(String::as_str),
+            Some("snapshots 3, 5 (COMPACT, under full-compaction) have no changelog manifest list")
+        );
+    }
+
+    #[test]
+    fn only_snapshots_written_under_full_compaction_are_judged_for_it() {
+        let history = [
+            snap(1, "APPEND", 0, 5),
+            snap(2, "COMPACT", 0, 5),
+            snap(3, "APPEND", 1, 5),
+            snap(4, "COMPACT", 1, 5),
+        ];
+        let t = table(&["lookup", "full-compaction"], &history);
+        let f = one(&t, Code::ChangelogNotProduced);
+        assert_eq!(f.snapshot, Some(3));
+        assert_eq!(f.related_snapshots, vec![3, 4]);
+        assert!(
+            f.message
+                .contains("none of the COMPACT snapshot 4 carries changelog")
+                && f.message
+                    .contains("received nothing for snapshot 3 before it."),
+            "{}",
+            f.message
+        );
+        // The same history, the table now `lookup`: not judged as full-compaction.
+        let t = table(&["full-compaction", "lookup"], &history);
+        assert!(with_code(&t, Code::ChangelogNotProduced).is_empty());
+    }
+
+    #[test]
+    fn a_compact_with_a_changelog_list_or_changelog_records_has_carried_changelog() {
+        let with = |compact: Snap| {
+            let t = table(&["full-compaction"], &[snap(1, "APPEND", 0, 5), compact]);
+            with_code(&t, Code::ChangelogNotProduced)
+        };
+        // A list without a record count, and a record count without a list.
+        let listed = Snap {
+            changelog_rows: None,
+            ..snap(2, "COMPACT", 0, 5).with_list()
+        };
+        assert!(with(listed).is_empty());
+        assert!(with(snap(2, "COMPACT", 0, 5).changelog_rows(1)).is_empty());
+        // Zero changelog records and no list: none.
+        let f = with(snap(2, "COMPACT", 0, 5).changelog_rows(0));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].related_snapshots, vec![1, 2]);
+    }
+
+    #[test]
+    fn input_then_lookup_names_the_unread_input_changelog_and_the_first_later_compact_changelog() {
+        let t = table(
+            &["input", "input", "lookup"],
+            &[
+                snap(1, "APPEND", 0, 5).with_list(),
+                snap(2, "APPEND", 1, 5).with_list(),
+                snap(3, "APPEND", 1, 5),
+                // a COMPACT of the input run, with a list: not a later COMPACT
+                snap(4, "COMPACT", 1, 5).with_list(),
+                snap(5, "COMPACT", 2, 5),
+                snap(6, "APPEND", 2, 5),
+                snap(7, "COMPACT", 2, 5).with_list(),
+            ],
+        );
+        let f = one(&t, Code::ChangelogProducerChanged);
+        assert_eq!(f.severity, Severity::Warning);
+        assert!(
+            f.message.contains(
+                "changelog-producer changed between schema versions: input (schema 0, 1: snapshots 1-4), then lookup (schema 2: snapshots 5-7). A streaming reader with the current options (lookup) reads the changelog of COMPACT snapshots, so the input changelog of snapshots 1, 2 is never read: those changes reach it only folded into a later COMPACT's changelog (the first is snapshot 7), with the values of that time."
+            ),
+            "{}",
+            f.message
+        );
+        // The snapshots written the current way start at 5.
+        assert_eq!(f.snapshot, Some(5));
+        assert!(
+            f.remedy.contains("from a batch read of snapshot 4 and"),
+            "{}",
+            f.remedy
+        );
+        assert_eq!(f.related_snapshots, vec![1, 2, 3, 4]);
+        assert!(
+            f.evidence.contains(
+                &"snapshots 1-4 written under changelog-producer = input (schema 0, 1)".to_string()
+            ),
+            "{:?}",
+            f.evidence
+        );
+    }
+
+    #[test]
+    fn a_reader_of_deltas_gets_the_deltas_of_changelog_written_before() {
+        let t = table(
+            &["lookup", "input", "none"],
+            &[
+                snap(1, "APPEND", 0, 5),
+                snap(2, "COMPACT", 0, 5).with_list(),
+                snap(3, "APPEND", 1, 5).with_list(),
+                snap(4, "APPEND", 2, 5),
+            ],
+        );
+        let f = one(&t, Code::ChangelogProducerChanged);
+        assert!(
+            f.message.contains(
+                "so the changelog of snapshot 2 (COMPACT, written under lookup) is not read, it gets the APPEND deltas instead, and from the change on no changelog is produced: a downstream that needs -U/+U retractions silently gets less; the input changelog of snapshot 3 is not read: it gets their deltas instead, and from the change on no changelog is produced."
+            ),
+            "{}",
+            f.message
+        );
+        assert_eq!(f.snapshot, Some(4));
+        assert_eq!(f.related_snapshots, vec![1, 2, 3]);
+    }
+
+    #[test]
+    fn a_reader_of_append_changelog_gets_nothing_for_compact_changelog_or_deltas_before() {
+        let t = table(
+            &["none", "lookup", "input"],
+            &[
+                snap(1, "APPEND", 0, 5),
+                snap(2, "APPEND", 1, 5),
+                snap(3, "COMPACT", 1, 5).with_list(),
+                snap(4, "APPEND", 2, 5).with_list(),
+            ],
+        );
+        let f = one(&t, Code::ChangelogProducerChanged);
+        assert!(
+            f.message.contains(
+                "so snapshot 1 carry no changelog (written under none): it gets nothing for them; the COMPACT changelog of snapshots 2, 3 is not read and their APPENDs carry none: it gets nothing for them."
+            ),
+            "{}",
+            f.message
+        );
+        assert_eq!(f.snapshot, Some(4));
+        assert_eq!(f.related_snapshots, vec![1, 2, 3]);
+    }
 
     #[test]
     fn ranges_collapse_runs_of_three_or_more() {

@@ -214,13 +214,154 @@ fn find_root(dirs: &BTreeSet<String>, root: &[String]) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use std::rc::Rc;
+
     use super::*;
+    use crate::limits::Limits;
+    use crate::source::{HostFile, Input};
+
+    /// An artifact holding the given files.
+    fn artifact(paths: &[&str]) -> Artifact {
+        let files = paths
+            .iter()
+            .map(|p| HostFile {
+                path: (*p).to_string(),
+                modified_millis: Some(0),
+                data: Rc::new(b"x".to_vec()),
+            })
+            .collect();
+        Artifact::open(
+            vec![Input::Folder {
+                name: "cap".into(),
+                files,
+                skipped: 0,
+            }],
+            &Limits::default(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn external_files_are_located_in_the_artifacts_copy_of_their_root() {
+        let a = artifact(&[
+            "cap/warehouse/db.db/t/bucket-0/data-0.parquet",
+            "cap/external/bucket-0/data-1.parquet",
+            "cap/external/dt=1/bucket-2/data-3.orc",
+        ]);
+        let mut roots = ExternalRoots::new(&["file:///tmp/w/external".to_string()]);
+        assert_eq!(
+            roots.locate(&a, "file:/tmp/w/external/bucket-0/data-1.parquet"),
+            Located::Present("cap/external/bucket-0/data-1.parquet".into())
+        );
+        assert_eq!(
+            roots.locate(&a, "file:/tmp/w/external/dt=1/bucket-2/data-3.orc"),
+            Located::Present("cap/external/dt=1/bucket-2/data-3.orc".into())
+        );
+        assert_eq!(
+            roots.locate(&a, "file:/tmp/w/external/bucket-0/data-2.parquet"),
+            Located::Missing("cap/external/bucket-0/data-2.parquet".into())
+        );
+        assert_eq!(
+            roots.locate(&a, "s3://bkt/elsewhere/dt=1/bucket-0/data-4.orc"),
+            Located::Outside("s3://bkt/elsewhere".into())
+        );
+        // The missing file's directory holds files of the table: it is missing.
+        assert!(roots.unconfirmed().is_empty());
+    }
+
+    #[test]
+    fn files_missing_from_a_folder_holding_none_of_the_tables_files_are_unconfirmed() {
+        let a = artifact(&[
+            "cap/other/external/bucket-0/unrelated.txt",
+            "cap/ext2/bucket-0/data-5.parquet",
+        ]);
+        let mut roots = ExternalRoots::new(&[]);
+        let (lost, held) = (
+            "file:/tmp/w/external/bucket-0/data-1.parquet",
+            "file:/tmp/w/ext2/bucket-0/data-6.parquet",
+        );
+        assert_eq!(
+            roots.locate(&a, lost),
+            Located::Missing("cap/other/external/bucket-0/data-1.parquet".into())
+        );
+        assert_eq!(
+            roots.locate(&a, "file:/tmp/w/ext2/bucket-0/data-5.parquet"),
+            Located::Present("cap/ext2/bucket-0/data-5.parquet".into())
+        );
+        assert_eq!(
+            roots.locate(&a, held),
+            Located::Missing("cap/ext2/bucket-0/data-6.parquet".into())
+        );
+        assert_eq!(
+            roots.unconfirmed(),
+            vec![(
+                "cap/other/external/bucket-0/data-1.parquet",
+                lost,
+                "file:///tmp/w/external"
+            )]
+        );
+    }
 
     #[test]
     fn uri_components_drop_the_scheme() {
         assert_eq!(components("file:/tmp/a/b"), vec!["tmp", "a", "b"]);
         assert_eq!(components("file:///tmp/a/b"), vec!["tmp", "a", "b"]);
         assert_eq!(components("s3://bkt/x"), vec!["bkt", "x"]);
+    }
+
+    #[test]
+    fn a_colon_after_a_path_separator_ends_no_scheme() {
+        // a path without a scheme, with a colon in a directory name
+        assert_eq!(
+            components("/data/2024-01-01T10:00/ext/bucket-0/f.orc"),
+            vec!["data", "2024-01-01T10:00", "ext", "bucket-0", "f.orc"]
+        );
+    }
+
+    #[test]
+    fn roots_another_schema_names_are_roots_too() {
+        // A root whose last directory looks like a partition: cutting at the bucket would take
+        // it for one.
+        let uri = "file:/data/run=1/bucket-0/data-1.parquet";
+        let mut roots = ExternalRoots::new(&["file:///tmp/w/external".to_string()]);
+        assert_eq!(roots.split(uri).0, vec!["data"]);
+        roots.add_roots(&["file:///data/run=1".to_string()]);
+        let (root, rest) = roots.split(uri);
+        assert_eq!(root, vec!["data", "run=1"]);
+        assert_eq!(rest, vec!["bucket-0", "data-1.parquet"]);
+        let a = artifact(&["cap/warehouse/db.db/t/bucket-0/data-0.parquet"]);
+        assert_eq!(
+            roots.locate(&a, uri),
+            Located::Outside("file:///data/run=1".into())
+        );
+    }
+
+    #[test]
+    fn a_uri_naming_a_root_itself_is_no_file_under_it() {
+        let a = artifact(&["cap/external/bucket-0/data-1.parquet"]);
+        let mut roots = ExternalRoots::new(&["file:///tmp/w/external".to_string()]);
+        let l = roots.locate(&a, "file:/tmp/w/external");
+        assert!(matches!(l, Located::Outside(_)), "{l:?}");
+    }
+
+    #[test]
+    fn a_uri_whose_first_directory_is_a_bucket_has_no_root_in_the_artifact() {
+        let a = artifact(&["cap/external/bucket-0/data-1.parquet"]);
+        let mut roots = ExternalRoots::new(&[]);
+        assert_eq!(
+            roots.locate(&a, "file:/bucket-0/data-1.parquet"),
+            Located::Outside("file:///".into())
+        );
+    }
+
+    #[test]
+    fn a_bucket_directory_holding_only_a_folder_still_holds_the_root() {
+        let a = artifact(&["cap/external/bucket-0/nested/x"]);
+        let mut roots = ExternalRoots::new(&[]);
+        assert_eq!(
+            roots.locate(&a, "file:/tmp/w/external/bucket-0/data-1.parquet"),
+            Located::Missing("cap/external/bucket-0/data-1.parquet".into())
+        );
     }
 
     #[test]
