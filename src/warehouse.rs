@@ -203,30 +203,10 @@ fn is_numbered(name: &str, prefix: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use std::rc::Rc;
-
     use super::*;
-    use crate::limits::Limits;
-    use crate::source::{HostFile, Input};
 
     fn artifact(paths: &[&str]) -> Artifact {
-        let files = paths
-            .iter()
-            .map(|p| HostFile {
-                path: (*p).to_string(),
-                modified_millis: None,
-                data: Rc::new(Vec::new()),
-            })
-            .collect();
-        Artifact::open(
-            vec![Input::Folder {
-                name: "x".into(),
-                files,
-                skipped: 0,
-            }],
-            &Limits::default(),
-        )
-        .unwrap()
+        Artifact::of_paths(paths)
     }
 
     #[test]

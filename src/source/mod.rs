@@ -249,11 +249,6 @@ impl FileEntry {
         cmp_concat(self.path_bytes(), [path.as_bytes(), b"", b""])
     }
 
-    /// Whether this file is at `path`.
-    pub fn is_at(&self, path: &str) -> bool {
-        self.cmp_path(path).is_eq()
-    }
-
     /// How two files' paths order (equal directories are shared: compared by pointer first).
     fn cmp_entry(&self, other: &FileEntry) -> std::cmp::Ordering {
         if Rc::ptr_eq(&self.dir, &other.dir) {
@@ -328,18 +323,59 @@ impl FileEntry {
     }
 }
 
-/// One copy of each directory of a listing, shared by its files ([`FileEntry`]).
+#[cfg(test)]
+impl Artifact {
+    /// A folder input of empty files at `paths`, for the unit tests of what reads a listing.
+    pub(crate) fn of_paths(paths: &[&str]) -> Artifact {
+        let files = paths
+            .iter()
+            .map(|p| HostFile {
+                path: (*p).to_string(),
+                modified_millis: None,
+                data: Rc::new(Vec::<u8>::new()),
+            })
+            .collect();
+        let input = Input::Folder {
+            name: "x".into(),
+            files,
+            skipped: 0,
+        };
+        Artifact::open(vec![input], &Limits::default()).unwrap_or_else(|e| panic!("{e:?}"))
+    }
+}
+
+/// One copy of each directory of a listing, shared by its files ([`FileEntry`]): the whole
+/// paths were a wide table's peak (`BENCHMARKS.md`, "A listing by directory").
 #[derive(Default)]
-struct Dirs(std::collections::HashSet<Rc<str>>);
+struct Dirs {
+    shared: std::collections::HashSet<Rc<str>>,
+    /// Where a nested zip's directory is joined to its prefix, reused.
+    joined: String,
+}
 
 impl Dirs {
     /// The shared copy of `dir`, which becomes it when it is the first.
     fn share(&mut self, dir: &str) -> Rc<str> {
-        if let Some(shared) = self.0.get(dir) {
+        if let Some(shared) = self.shared.get(dir) {
             return Rc::clone(shared);
         }
         let shared: Rc<str> = Rc::from(dir);
-        self.0.insert(Rc::clone(&shared));
+        self.shared.insert(Rc::clone(&shared));
+        shared
+    }
+
+    /// The shared copy of directory `dir` of a zip whose paths get `prefix` (empty, or
+    /// `outer.zip!/` inside a nested zip, whose root directory is then `outer.zip!`).
+    fn share_under(&mut self, prefix: &str, dir: &str) -> Rc<str> {
+        if prefix.is_empty() {
+            return self.share(dir);
+        }
+        let mut joined = std::mem::take(&mut self.joined);
+        joined.clear();
+        joined.push_str(prefix);
+        joined.push_str(dir);
+        let shared = self.share(joined.trim_end_matches('/'));
+        self.joined = joined;
         shared
     }
 }
@@ -922,11 +958,12 @@ impl Builder {
         }
         // The outer zip's paths are its entries' own: `keep` can judge them as they are listed.
         let keep = prefix.is_empty().then_some(self.keep);
-        let mut container = zip::ZipContainer::open(data, &self.limits, keep)?;
+        let mut container =
+            zip::ZipContainer::open(data, &self.limits, keep, &mut self.dirs, prefix)?;
         container.announce_dirs(self.rank);
         self.count_entries(container.skipped())?;
         let listed = container.list(&self.limits);
-        let (mut path_buf, mut dir_buf) = (String::new(), String::new());
+        let mut path_buf = String::new();
         let container_index = self.zips.len();
         self.zips.push(RefCell::new(container));
         for item in listed {
@@ -946,17 +983,6 @@ impl Builder {
                 }
             };
             self.count_entry()?;
-            // Inside a nested zip, its directories get the prefix (`outer.zip!` at its root).
-            let dir = if prefix.is_empty() {
-                item.dir
-            } else if item.dir.is_empty() {
-                self.dirs.share(prefix.trim_end_matches('/'))
-            } else {
-                dir_buf.clear();
-                dir_buf.push_str(prefix);
-                dir_buf.push_str(&item.dir);
-                self.dirs.share(&dir_buf)
-            };
             let location = Location::Zip {
                 container: location_index(container_index),
                 index: location_index(item.index),
@@ -966,7 +992,7 @@ impl Builder {
                 stored_size: item.stored_size,
                 crc32: Some(item.crc32),
                 modified: item.modified,
-                ..FileEntry::new(dir, item.name, location)
+                ..FileEntry::new(item.dir, item.name, location)
             };
             let path = entry.path_in(&mut path_buf);
             if zip::looks_like_zip_name(path) {
@@ -1203,7 +1229,7 @@ mod tests {
             proptest::prop_assert_eq!(ea.path(), a.clone());
             proptest::prop_assert_eq!(ea.cmp_entry(&eb), a.cmp(&b));
             proptest::prop_assert_eq!(ea.cmp_path(&q), a.as_str().cmp(q.as_str()));
-            proptest::prop_assert_eq!(ea.is_at(&b), a == b);
+            proptest::prop_assert_eq!(ea.cmp_path(&b).is_eq(), a == b);
             let joined: Vec<u8> = ea.path_bytes().concat();
             proptest::prop_assert_eq!(joined, a.clone().into_bytes());
         }
@@ -1214,15 +1240,7 @@ mod tests {
         let paths = [
             "w/a-b/x", "w/a/b", "w/a/b/c", "w/a0", "w/a/z", "top", "w/a-b/y",
         ];
-        let files = paths
-            .iter()
-            .map(|p| HostFile {
-                path: p.to_string(),
-                modified_millis: None,
-                data: Rc::new(Vec::<u8>::new()),
-            })
-            .collect();
-        let a = folder(files);
+        let a = Artifact::of_paths(&paths);
         let listed: Vec<String> = a.files().iter().map(FileEntry::path).collect();
         let mut sorted: Vec<String> = paths.iter().map(|p| p.to_string()).collect();
         sorted.sort();

@@ -48,7 +48,8 @@ pub(crate) fn looks_like_zip_name(path: &str) -> bool {
 #[derive(Debug, Clone)]
 pub(super) struct Listed {
     pub index: usize,
-    /// The path's directory (see [`crate::source::split_parent`]), one copy per directory.
+    /// The path's directory below the zip's prefix (see [`crate::source::split_parent`]), one
+    /// copy per directory.
     pub dir: Rc<str>,
     /// The path's last component.
     pub name: Box<str>,
@@ -176,11 +177,15 @@ impl ZipContainer {
     /// Reads the end-of-central-directory record and the central directory. With `keep`, the
     /// files whose path it refuses (zips aside, which may be nested archives) are counted
     /// ([`ZipContainer::skipped`]) and otherwise dropped at once: a view of a few of the files
-    /// (see `Artifact::open_only`) then holds neither their paths nor their entries.
+    /// (see `Artifact::open_only`) then holds neither their paths nor their entries. Listed
+    /// paths are split as they are read, their directories below `path_prefix` (a nested zip's
+    /// `outer.zip!/`, else empty) shared through `dirs`: no whole path is held.
     pub fn open(
         data: Rc<dyn RandomAccess>,
         limits: &Limits,
         keep: Option<fn(&str) -> bool>,
+        dirs: &mut Dirs,
+        path_prefix: &str,
     ) -> Result<Self> {
         let size = data.size();
         if size < EOCD_MIN {
@@ -278,9 +283,6 @@ impl ZipContainer {
         let mut ahead = ReadAhead::default();
         let mut by_dir = HashMap::new();
         let mut listed = Vec::new();
-        // Each listed path is kept as its directory, one copy each, and its name: the whole
-        // paths, held until the artifact copied them, were a wide table's peak.
-        let mut dirs = Dirs::default();
         let mut skipped = 0u64;
         let mut pos = 0u64;
         for index in 0..count {
@@ -323,7 +325,7 @@ impl ZipContainer {
                         };
                         Some(path.map(|path| {
                             let (dir, name) = split_parent(&path);
-                            let dir = dirs.share(dir);
+                            let dir = dirs.share_under(path_prefix, dir);
                             Listed {
                                 index: entries.len(),
                                 dir,

@@ -214,31 +214,11 @@ fn find_root(dirs: &BTreeSet<String>, root: &[String]) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use std::rc::Rc;
-
     use super::*;
-    use crate::limits::Limits;
-    use crate::source::{HostFile, Input};
 
     /// An artifact holding the given files.
     fn artifact(paths: &[&str]) -> Artifact {
-        let files = paths
-            .iter()
-            .map(|p| HostFile {
-                path: (*p).to_string(),
-                modified_millis: Some(0),
-                data: Rc::new(b"x".to_vec()),
-            })
-            .collect();
-        Artifact::open(
-            vec![Input::Folder {
-                name: "cap".into(),
-                files,
-                skipped: 0,
-            }],
-            &Limits::default(),
-        )
-        .unwrap()
+        Artifact::of_paths(paths)
     }
 
     #[test]
