@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::paimon::binary_row::{render_partition, PartitionRenderOptions};
-use crate::paimon::manifest::{FileKind, FileSource, ManifestEntry};
+use crate::paimon::manifest::{FileSource, ManifestEntry};
 use crate::timeline::files::BranchFiles;
 use crate::timeline::Timeline;
 
@@ -126,42 +126,43 @@ pub fn snapshot_detail(
         .map(|x| PartitionRenderOptions::from_options(&x.options))
         .unwrap_or_default();
     let mut omitted = 0u64;
-    let mut convert = |entries: &mut dyn Iterator<Item = &ManifestEntry>| -> Vec<FileDetail> {
+    let mut convert = |entries: &mut dyn Iterator<Item = ManifestEntry<'_>>| -> Vec<FileDetail> {
         let mut out = Vec::new();
         for e in entries {
             if out.len() >= MAX_DETAIL_FILES {
                 omitted += 1;
                 continue;
             }
+            let file = e.file();
             out.push(FileDetail {
-                name: e.file.file_name.to_string(),
+                name: file.file_name().to_string(),
                 partition: if partition_fields.is_empty() {
                     String::new()
                 } else {
-                    render_partition(&e.partition, &partition_fields, &opts)
+                    render_partition(e.partition(), &partition_fields, &opts)
                 },
-                bucket: e.bucket,
-                level: e.file.level,
-                rows: e.file.row_count,
-                size: e.file.file_size,
-                source: e.file.file_source.map(|src| {
+                bucket: e.bucket(),
+                level: file.level(),
+                rows: file.row_count(),
+                size: file.file_size(),
+                source: file.file_source().map(|src| {
                     match src {
                         FileSource::Append => "APPEND",
                         FileSource::Compact => "COMPACT",
                     }
                     .to_string()
                 }),
-                sequence: (e.file.min_sequence_number, e.file.max_sequence_number),
+                sequence: (file.min_sequence_number(), file.max_sequence_number()),
             });
         }
         out
     };
-    let snapshot_files = files.and_then(|f| f.snapshots.get(&id));
+    let snapshot_files = files.and_then(|b| Some((b.snapshots.get(&id)?, &*b.catalog)));
     let (added, deleted, changelog, complete) = match snapshot_files {
-        Some(f) => (
-            convert(&mut f.delta.iter().filter(|e| e.kind == FileKind::Add)),
-            convert(&mut f.delta.iter().filter(|e| e.kind == FileKind::Delete)),
-            convert(&mut f.changelog.iter()),
+        Some((f, catalog)) => (
+            convert(&mut f.added(catalog)),
+            convert(&mut f.deleted(catalog)),
+            convert(&mut f.changelog.iter(catalog)),
             f.complete,
         ),
         None => (Vec::new(), Vec::new(), Vec::new(), false),

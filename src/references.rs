@@ -131,17 +131,19 @@ impl Lookup<'_> {
             // Live before the earliest retained snapshot: in its base list (resolved now).
             if let Some(base) = first.snapshot.base_manifest_list.as_deref() {
                 let entries = self.entries(base);
-                if merge(entries.iter())
+                let files = self.store.files();
+                if merge(files, entries.rows())
                     .iter()
-                    .any(|x| *x.file.file_name == *name)
+                    .any(|&x| files.entry(x).file().file_name() == name)
                 {
                     live_from = Some(e);
                 }
             }
         }
+        let files = &*bf.catalog;
         for (id, f) in &bf.snapshots {
-            for e in f.delta.iter().filter(|e| *e.file.file_name == *name) {
-                match e.kind {
+            for e in f.delta.iter(files).filter(|e| e.file().file_name() == name) {
+                match e.kind() {
                     FileKind::Add => {
                         self.push(t, (*id, *id), "added".into());
                         live_from = live_from.or(Some(*id));
@@ -156,7 +158,10 @@ impl Lookup<'_> {
                     }
                 }
             }
-            if f.changelog.iter().any(|e| *e.file.file_name == *name) {
+            if f.changelog
+                .iter(files)
+                .any(|e| e.file().file_name() == name)
+            {
                 self.push(t, (*id, *id), "changelog".into());
             }
         }
@@ -205,9 +210,10 @@ impl Lookup<'_> {
                     all.push(self.entries(list));
                 }
             }
-            if merge(all.iter().flatten())
+            let files = self.store.files();
+            if merge(files, all.iter().flat_map(Entries::rows))
                 .iter()
-                .any(|e| *e.file.file_name == *self.name)
+                .any(|&e| files.entry(e).file().file_name() == self.name)
             {
                 roles.push("live".into());
             }
@@ -234,7 +240,10 @@ impl Lookup<'_> {
                     continue;
                 }
                 let entries = self.entries(list);
-                if entries.iter().any(|e| *e.file.file_name == *self.name) {
+                if entries
+                    .iter(self.store.files())
+                    .any(|e| e.file().file_name() == self.name)
+                {
                     roles.push(match role {
                         ManifestListRole::Changelog => "changelog".into(),
                         _ => "added".into(),

@@ -286,10 +286,10 @@ pub fn avro_manifests(data: &[u8]) -> Outcome {
             Ok(entries) => {
                 o.ok += 1;
                 if round == 0 {
-                    for entry in entries.iter().take(64) {
-                        render_row(&mut o, &entry.partition);
-                        render_row(&mut o, entry.file.min_key());
-                        render_row(&mut o, entry.file.max_key());
+                    for entry in entries.entries().take(64) {
+                        render_row(&mut o, entry.partition());
+                        render_row(&mut o, entry.file().min_key());
+                        render_row(&mut o, entry.file().max_key());
                     }
                 }
             }

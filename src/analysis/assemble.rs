@@ -141,15 +141,19 @@ fn snapshot_summaries(t: &Timeline, branch_files: Option<&BranchFiles>) -> Vec<S
                     changelog: s.changelog_manifest_list.clone(),
                     index: s.index_manifest.clone(),
                 },
-                files: branch_files
-                    .and_then(|b| b.snapshots.get(&s.id))
-                    .filter(|f| f.complete)
-                    .map(|f| SnapshotFilesSummary {
-                        added: f.added().count() as u64,
-                        deleted: f.deleted().count() as u64,
+                files: branch_files.and_then(|b| {
+                    let f = b.snapshots.get(&s.id).filter(|f| f.complete)?;
+                    let files = &*b.catalog;
+                    Some(SnapshotFilesSummary {
+                        added: f.added(files).count() as u64,
+                        deleted: f.deleted(files).count() as u64,
                         changelog: f.changelog.len() as u64,
-                        added_rows: f.added().map(|e| e.file.row_count.max(0) as u64).sum(),
-                    }),
+                        added_rows: f
+                            .added(files)
+                            .map(|e| e.file().row_count().max(0) as u64)
+                            .sum(),
+                    })
+                }),
             }
         })
         .collect()

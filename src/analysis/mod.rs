@@ -373,6 +373,11 @@ fn load_file_graphs<'a>(
             files,
         });
     }
+    // Every root's rows index the descriptions the store interned: hand them over.
+    let files = std::rc::Rc::new(store.take_files());
+    for r in &mut roots {
+        r.files.set_catalog(&files);
+    }
     progress(&Progress {
         phase: Phase::Manifests,
         done: snapshot_total,

@@ -175,7 +175,7 @@ struct Append<'a> {
     /// The writer's next snapshot, if any.
     own_next: Option<i64>,
     /// The level-0 files it added (when its delta is known).
-    added: Vec<&'a ManifestEntry>,
+    added: Vec<ManifestEntry<'a>>,
     /// Their file names.
     added_names: HashSet<&'a str>,
 }
@@ -225,11 +225,13 @@ fn judge_commit(ctx: &Ctx<'_>, g: &CommitGroup, explained: &HashSet<String>) -> 
     if append.commit_kind != CommitKind::Append {
         return CommitVerdict::Nothing; // OVERWRITE commits carry no changelog by design
     }
-    let files = ctx.branch.and_then(|b| b.snapshots.get(&append_id));
-    let added: Vec<&ManifestEntry> = files
-        .map(|f| f.added().filter(|e| e.file.level == 0).collect())
+    let files = ctx
+        .branch
+        .and_then(|b| Some((b.snapshots.get(&append_id)?, &*b.catalog)));
+    let added: Vec<ManifestEntry<'_>> = files
+        .map(|(f, catalog)| f.added(catalog).filter(|e| e.file().level() == 0).collect())
         .unwrap_or_default();
-    let wrote_rows = if files.is_some_and(|f| f.complete) {
+    let wrote_rows = if files.is_some_and(|(f, _)| f.complete) {
         !added.is_empty()
     } else {
         append.delta_record_count.unwrap_or(0) != 0
@@ -242,7 +244,7 @@ fn judge_commit(ctx: &Ctx<'_>, g: &CommitGroup, explained: &HashSet<String>) -> 
         id: append_id,
         snapshot: append,
         own_next,
-        added_names: added.iter().map(|e| &*e.file.file_name).collect(),
+        added_names: added.iter().map(|e| e.file().file_name()).collect(),
         added,
     };
 
@@ -259,7 +261,7 @@ fn judge_commit(ctx: &Ctx<'_>, g: &CommitGroup, explained: &HashSet<String>) -> 
         if a.added.is_empty() {
             return None;
         }
-        Some(a.added.iter().any(|e| b.live_at_latest(e) == Some(true)))
+        Some(a.added.iter().any(|&e| b.live_at_latest(e) == Some(true)))
     });
     let writers_last = own_next.is_none();
     if proven {
@@ -267,7 +269,7 @@ fn judge_commit(ctx: &Ctx<'_>, g: &CommitGroup, explained: &HashSet<String>) -> 
             let known: Vec<bool> = a
                 .added
                 .iter()
-                .map(|e| b.live_at_level0(e))
+                .map(|&e| b.live_at_level0(e))
                 .collect::<Option<Vec<bool>>>()?;
             (!known.is_empty()).then(|| known.contains(&true))
         });
@@ -299,8 +301,8 @@ fn compacted_but_left_level0(
         return CommitVerdict::Nothing;
     };
     let left = files
-        .added()
-        .filter(|e| e.file.level == 0)
+        .added(&b.catalog)
+        .filter(|e| e.file().level() == 0)
         .any(|e| b.live_at_level0(e) == Some(true));
     if !left {
         return CommitVerdict::Nothing;
@@ -383,12 +385,12 @@ fn orphan_evidence(ctx: &Ctx<'_>, a: &Append<'_>, explained: &HashSet<String>, e
     let dirs: BTreeSet<String> = a
         .added
         .iter()
-        .filter_map(|e| ctx.root.and_then(|r| entry_dir(r, table_root, e)))
+        .filter_map(|&e| ctx.root.and_then(|r| entry_dir(r, table_root, e)))
         .collect();
     let uuids: BTreeSet<&str> = a
         .added
         .iter()
-        .filter_map(|e| writer_uuid(&e.file.file_name))
+        .filter_map(|e| writer_uuid(e.file().file_name()))
         .collect();
     for o in ctx.orphans {
         if explained.contains(&o.relative) || ctx.unknowable.owner(o.modified).is_some() {
@@ -449,22 +451,23 @@ fn ghost_evidence(ctx: &Ctx<'_>, a: &Append<'_>, ev: &mut Evidence) {
             .sibling_snapshots
             .iter()
             .any(|(b, id)| *b == t.location.branch && *id == append_id);
+        let catalog = &*r.catalog;
         let compacts_append = ghost
             .entries
-            .iter()
-            .any(|e| e.kind == FileKind::Delete && a.added_names.contains(&*e.file.file_name));
+            .iter(catalog)
+            .any(|e| e.kind() == FileKind::Delete && a.added_names.contains(e.file().file_name()));
         if !(sibling || compacts_append) {
             continue;
         }
-        let changelog: Vec<&ManifestEntry> = ghost
+        let changelog: Vec<ManifestEntry<'_>> = ghost
             .entries
-            .iter()
-            .filter(|e| e.kind == FileKind::Add && is_changelog_name(&e.file.file_name))
+            .iter(catalog)
+            .filter(|e| e.kind() == FileKind::Add && is_changelog_name(e.file().file_name()))
             .collect();
         let deletes = ghost
             .entries
-            .iter()
-            .filter(|e| e.kind == FileKind::Delete)
+            .rows()
+            .filter(|e| e.kind() == FileKind::Delete)
             .count();
         if changelog.is_empty() && !compacts_append {
             continue;
@@ -479,13 +482,15 @@ fn ghost_evidence(ctx: &Ctx<'_>, a: &Append<'_>, ev: &mut Evidence) {
                     } else {
                         changelog
                             .iter()
-                            .map(|e| format!("{} ({} rows)", e.file.file_name, e.file.row_count))
+                            .map(|e| {
+                                format!("{} ({} rows)", e.file().file_name(), e.file().row_count())
+                            })
                             .collect::<Vec<_>>()
                             .join(", ")
                     }
                 ));
         for e in changelog {
-            ev.ghost_changelog.push(e.file.file_name.to_string());
+            ev.ghost_changelog.push(e.file().file_name().to_string());
         }
         for l in ghost.lists.iter().chain(&ghost.manifests) {
             ev.files.push(l.clone());
@@ -536,8 +541,11 @@ fn index_evidence(ctx: &Ctx<'_>, a: &Append<'_>, explained: &HashSet<String>, ev
         return;
     };
     let win = window(ctx, a);
-    let buckets: BTreeSet<(&[u8], i32)> =
-        a.added.iter().map(|e| (&*e.partition, e.bucket)).collect();
+    let buckets: BTreeSet<(&[u8], i32)> = a
+        .added
+        .iter()
+        .map(|e| (e.partition(), e.bucket()))
+        .collect();
     for im in &r.orphan_index_manifests {
         if explained.contains(&im.relative)
             || ctx.unknowable.owner(im.modified).is_some()
@@ -658,7 +666,7 @@ fn lost(
             if added.len() == 1 { "" } else { "s" },
             added
                 .iter()
-                .map(|e| format!("{} ({} rows)", e.file.file_name, e.file.row_count))
+                .map(|e| format!("{} ({} rows)", e.file().file_name(), e.file().row_count()))
                 .collect::<Vec<_>>()
                 .join(", ")
         ));
@@ -836,8 +844,8 @@ fn later_compaction_evidence(
         b.snapshots
             .range(append_id.saturating_add(1)..)
             .find(|(_, f)| {
-                f.deleted()
-                    .any(|e| a.added_names.contains(&*e.file.file_name))
+                f.deleted(&b.catalog)
+                    .any(|e| a.added_names.contains(e.file().file_name()))
             })
             .map(|(id, f)| (*id, f.changelog.len()))
     });
@@ -874,8 +882,8 @@ fn tie_reason(same_writer: bool, timed: bool) -> &'static str {
     }
 }
 
-fn rows_phrase(added: &[&ManifestEntry], delta: Option<i64>) -> String {
-    let rows: i64 = added.iter().map(|e| e.file.row_count).sum();
+fn rows_phrase(added: &[ManifestEntry<'_>], delta: Option<i64>) -> String {
+    let rows: i64 = added.iter().map(|e| e.file().row_count()).sum();
     if rows > 0 {
         format!("{rows} row{}", if rows == 1 { "" } else { "s" })
     } else {
@@ -901,7 +909,9 @@ mod tests {
     use super::*;
     use crate::findings::ClockSource;
     use crate::paimon::index_manifest::IndexManifestEntry;
-    use crate::paimon::manifest::{DataFileMeta, ManifestEntry};
+    use std::rc::Rc;
+
+    use crate::paimon::manifest::{DataFiles, EntryRow};
     use crate::timeline::files::{
         BucketFiles, Entries, GhostCommit, OrphanIndexManifest, SnapshotFiles,
     };
@@ -924,29 +934,52 @@ mod tests {
         (4, "APPEND", "w", 3, 4 * HOUR),
     ];
 
-    fn entry(kind: FileKind, name: &str, bucket: i32) -> ManifestEntry {
-        ManifestEntry::for_test(kind, &[], bucket, DataFileMeta::for_test(name, 0, 5))
+    /// A manifest entry of a level-0 file of 5 rows, unpartitioned: kind, name, bucket.
+    type Spec = (FileKind, String, i32);
+
+    fn entry(kind: FileKind, name: &str, bucket: i32) -> Spec {
+        (kind, name.to_string(), bucket)
+    }
+
+    /// The rows of `specs`, over their own files.
+    fn rows(specs: &[Spec]) -> (Rc<DataFiles>, Vec<EntryRow>) {
+        let all: Vec<_> = specs
+            .iter()
+            .map(|(k, n, b)| (*k, &[][..], *b, n.as_str(), 0, 5))
+            .collect();
+        crate::timeline::catalog::rows_for_test(&all)
     }
 
     /// The APPEND's one level-0 file, `data-U-0.parquet` in bucket 0.
-    fn appended() -> ManifestEntry {
+    fn appended() -> Spec {
         entry(FileKind::Add, &format!("data-{U}-0.parquet"), 0)
     }
 
     /// Snapshot 3 added [`appended`], still live at level 0.
     fn branch() -> BranchFiles {
-        BranchFiles {
+        branch_with(&[]).0
+    }
+
+    /// [`branch`], its files describing `more` entries too, whose rows are returned.
+    fn branch_with(more: &[Spec]) -> (BranchFiles, Vec<EntryRow>) {
+        let mut specs = vec![appended()];
+        specs.extend_from_slice(more);
+        let (catalog, mut rows) = rows(&specs);
+        let more = rows.split_off(1);
+        let b = BranchFiles {
+            catalog,
             snapshots: BTreeMap::from([(
                 3,
                 SnapshotFiles {
-                    delta: vec![appended()].into(),
+                    delta: rows.clone().into(),
                     changelog: Entries::new(),
                     complete: true,
                 },
             )]),
-            live_latest: Some(vec![appended()]),
+            live_latest: Some(rows),
             dangling: Vec::new(),
-        }
+        };
+        (b, more)
     }
 
     fn orphan(relative: &str, kind: OrphanKind, modified: Option<i64>) -> Orphan {
@@ -968,15 +1001,30 @@ mod tests {
         )
     }
 
-    fn ghost(name: &str, entries: Vec<ManifestEntry>, sibling: &[(&str, i64)]) -> GhostCommit {
-        GhostCommit {
+    /// A ghost commit of these entries (given their rows by [`with_ghosts`]).
+    fn ghost(name: &str, entries: Vec<Spec>, sibling: &[(&str, i64)]) -> (GhostCommit, Vec<Spec>) {
+        let g = GhostCommit {
             committer: name.to_string(),
             lists: vec![format!("manifest/manifest-list-{name}-0")],
-            entries: entries.into(),
+            entries: Entries::new(),
             manifests: vec![format!("manifest/manifest-{name}-0")],
             sibling_snapshots: sibling.iter().map(|(b, id)| (b.to_string(), *id)).collect(),
             modified: Some(FileTime::Utc(3 * HOUR)),
+        };
+        (g, entries)
+    }
+
+    /// `root` with `ghosts`, their entries' rows over the root's files.
+    fn with_ghosts(mut root: RootFiles, ghosts: Vec<(GhostCommit, Vec<Spec>)>) -> RootFiles {
+        let specs: Vec<Spec> = ghosts.iter().flat_map(|(_, e)| e.clone()).collect();
+        let (catalog, mut rows) = rows(&specs);
+        root.catalog = catalog;
+        for (mut g, entries) in ghosts {
+            let rest = rows.split_off(entries.len());
+            g.entries = std::mem::replace(&mut rows, rest).into();
+            root.ghosts.push(g);
         }
+        root
     }
 
     fn snapshot(kind: &str, user: &str, identifier: i64) -> Snapshot {
@@ -1140,20 +1188,23 @@ mod tests {
     #[test]
     fn a_ghost_commit_alone_proves_the_loss() {
         let changelog = format!("changelog-{V}-0.parquet");
-        let root = RootFiles {
-            orphans: vec![
-                orphan(
-                    &format!("bucket-0/data-{W}-0.parquet"),
-                    OrphanKind::Data,
-                    None,
-                ),
-                orphan(
-                    &format!("bucket-0/{changelog}"),
-                    OrphanKind::Changelog,
-                    None,
-                ),
-            ],
-            ghosts: vec![ghost(
+        let root = with_ghosts(
+            RootFiles {
+                orphans: vec![
+                    orphan(
+                        &format!("bucket-0/data-{W}-0.parquet"),
+                        OrphanKind::Data,
+                        None,
+                    ),
+                    orphan(
+                        &format!("bucket-0/{changelog}"),
+                        OrphanKind::Changelog,
+                        None,
+                    ),
+                ],
+                ..RootFiles::default()
+            },
+            vec![ghost(
                 "g",
                 vec![
                     entry(FileKind::Delete, &format!("data-{U}-0.parquet"), 0),
@@ -1161,8 +1212,7 @@ mod tests {
                 ],
                 &[("main", 3)],
             )],
-            ..RootFiles::default()
-        };
+        );
         let out = Scene::new(root).run();
         assert_eq!(
             lost_files(&out),
@@ -1179,8 +1229,9 @@ mod tests {
     /// this branch) or when it deletes the APPEND's files; other ghosts are not evidence.
     #[test]
     fn a_ghost_is_the_commits_by_its_sibling_snapshot_or_its_deletes() {
-        let root = RootFiles {
-            ghosts: vec![
+        let root = with_ghosts(
+            RootFiles::default(),
+            vec![
                 ghost(
                     "g",
                     vec![
@@ -1200,8 +1251,7 @@ mod tests {
                     &[("b1", 3)],
                 ),
             ],
-            ..RootFiles::default()
-        };
+        );
         let out = Scene::new(root).run();
         assert_eq!(
             lost_files(&out),
@@ -1229,15 +1279,17 @@ mod tests {
     /// changelog (and no sibling snapshot ties it).
     #[test]
     fn a_ghost_that_compacts_the_append_without_changelog_is_still_its_evidence() {
-        let root = RootFiles {
-            orphans: vec![own_changelog()],
-            ghosts: vec![ghost(
+        let root = with_ghosts(
+            RootFiles {
+                orphans: vec![own_changelog()],
+                ..RootFiles::default()
+            },
+            vec![ghost(
                 "d",
                 vec![entry(FileKind::Delete, &format!("data-{U}-0.parquet"), 0)],
                 &[],
             )],
-            ..RootFiles::default()
-        };
+        );
         let out = Scene::new(root).run();
         assert_eq!(
             lost_files(&out),
@@ -1413,16 +1465,17 @@ mod tests {
             orphans: vec![own_changelog()],
             ..RootFiles::default()
         });
-        if let Some(b) = scene.branch.as_mut() {
-            b.snapshots.insert(
-                4,
-                SnapshotFiles {
-                    delta: vec![entry(FileKind::Delete, &format!("data-{U}-0.parquet"), 0)].into(),
-                    changelog: Entries::new(),
-                    complete: true,
-                },
-            );
-        }
+        let (mut b, delete) =
+            branch_with(&[entry(FileKind::Delete, &format!("data-{U}-0.parquet"), 0)]);
+        b.snapshots.insert(
+            4,
+            SnapshotFiles {
+                delta: delete.into(),
+                changelog: Entries::new(),
+                complete: true,
+            },
+        );
+        scene.branch = Some(b);
         let out = scene.run();
         let f = lost_finding(&out);
         assert_eq!(f.related_snapshots, [4]);

@@ -44,14 +44,9 @@ pub fn incomplete(t: &Timeline, root: &RootFiles) -> (Vec<Finding>, bool) {
         );
         return (out, false);
     }
-    let live_latest = root
-        .branches
-        .get(&t.location.branch)
-        .and_then(|b| b.live_latest.as_ref());
-    let live_inside = live_latest.map_or(0, |l| {
-        l.iter()
-            .filter(|e| e.file.external_path().is_none())
-            .count()
+    let branch = root.branches.get(&t.location.branch);
+    let live_inside = branch.and_then(|b| b.live()).map_or(0, |l| {
+        l.filter(|e| e.file().external_path().is_none()).count()
     });
     if !root.has_data_dirs && live_inside > 0 {
         out.push(
@@ -66,7 +61,7 @@ pub fn incomplete(t: &Timeline, root: &RootFiles) -> (Vec<Finding>, bool) {
             ),
         );
     }
-    if let Some(f) = external_outside(t, root, live_latest.map(Vec::as_slice).unwrap_or(&[])) {
+    if let Some(f) = external_outside(t, root, branch) {
         out.push(f);
     }
     (out, true)
@@ -79,14 +74,16 @@ pub fn incomplete(t: &Timeline, root: &RootFiles) -> (Vec<Finding>, bool) {
 fn external_outside(
     t: &Timeline,
     root: &RootFiles,
-    live: &[crate::paimon::manifest::ManifestEntry],
+    branch: Option<&crate::timeline::files::BranchFiles>,
 ) -> Option<Finding> {
     if root.external_outside.is_empty() {
         return None;
     }
-    let outside: Vec<&str> = live
-        .iter()
-        .filter_map(|e| e.file.external_path())
+    let outside: Vec<&str> = branch
+        .and_then(|b| b.live())
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.file().external_path())
         .filter(|uri| root.external_outside.values().any(|s| s.contains(*uri)))
         .collect();
     let roots: Vec<&str> = root.external_outside.keys().map(String::as_str).collect();
@@ -215,10 +212,11 @@ fn published_ghosts<'r>(timelines: &[&Timeline], root: &'r RootFiles) -> HashMap
         |name: &str| name.starts_with("changelog-") || name.starts_with("compacted-changelog-");
     let new_data = |g: &'r crate::timeline::files::GhostCommit| -> HashSet<&'r str> {
         g.entries
-            .iter()
-            .filter(|e| e.kind == crate::paimon::manifest::FileKind::Add)
-            .map(|e| &*e.file.file_name)
-            .filter(|n| !is_changelog(n) && !root.referenced.contains(*n))
+            .iter(&root.catalog)
+            .filter(|e| e.kind() == crate::paimon::manifest::FileKind::Add)
+            .map(|e| e.file())
+            .filter(|f| !is_changelog(f.file_name()) && !root.referenced.contains_file(*f))
+            .map(|f| f.file_name())
             .collect()
     };
     let news: Vec<HashSet<&str>> = root.ghosts.iter().map(new_data).collect();
@@ -232,8 +230,8 @@ fn published_ghosts<'r>(timelines: &[&Timeline], root: &'r RootFiles) -> HashMap
     }
     let mut chained = vec![false; root.ghosts.len()];
     for (i, g) in root.ghosts.iter().enumerate() {
-        for e in &g.entries {
-            if let Some(&j) = owner.get(&*e.file.file_name) {
+        for e in g.entries.iter(&root.catalog) {
+            if let Some(&j) = owner.get(e.file().file_name()) {
                 if j != i {
                     if let Some(c) = chained.get_mut(i) {
                         *c = true;
@@ -251,7 +249,11 @@ fn published_ghosts<'r>(timelines: &[&Timeline], root: &'r RootFiles) -> HashMap
         .is_some_and(|e| e > 1);
     let mut out = HashMap::new();
     for (i, g) in root.ghosts.iter().enumerate() {
-        let names: HashSet<&str> = g.entries.iter().map(|e| &*e.file.file_name).collect();
+        let names: HashSet<&str> = g
+            .entries
+            .iter(&root.catalog)
+            .map(|e| e.file().file_name())
+            .collect();
         let Some(mine) = news.get(i) else { continue };
         let chained = chained.get(i).copied().unwrap_or(false);
         let cause = if chained && !mine.is_empty() {

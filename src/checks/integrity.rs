@@ -335,11 +335,15 @@ fn files_of_unpublished(
     {
         explained.extend(ghost.lists.iter().cloned());
         explained.extend(ghost.manifests.iter().cloned());
-        for e in ghost.entries.iter().filter(|e| e.kind == FileKind::Add) {
+        let added = ghost
+            .entries
+            .iter(&r.catalog)
+            .filter(|e| e.kind() == FileKind::Add);
+        for e in added {
             if let Some(o) = r
                 .orphans
                 .iter()
-                .find(|o| split_parent(&o.relative).1 == &*e.file.file_name)
+                .find(|o| split_parent(&o.relative).1 == e.file().file_name())
             {
                 explained.insert(o.relative.clone());
                 adds.push(o.relative.clone());

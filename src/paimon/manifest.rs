@@ -5,16 +5,11 @@
 //! fields added by later versions come out as `None` for older files. Key and value statistics
 //! are skipped; the other fields no check reads are validated but not kept ([`DataFileMeta`]).
 
-use std::borrow::Borrow;
-use std::collections::hash_map::Entry;
-use std::hash::{Hash, Hasher};
-use std::sync::Arc;
-
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 
 use super::avro::decode::{FieldSpec, Kind, RecordSpec};
-use super::avro::{read_records, AvroSchemaCache, Row, Strs};
+use super::avro::{for_each_record, AvroSchemaCache, Row, Strs};
 
 /// Whether an entry adds or deletes a file (`_KIND`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -76,230 +71,68 @@ impl FileSource {
     }
 }
 
-/// A data or changelog file as recorded in a manifest (`_FILE`): the fields the checks read.
+pub use super::data_files::{DataFileMeta, DataFiles, EntryRow, FileFields, ManifestEntry, Rare};
+
+/// The entries of one manifest file, in file order: [`EntryRow`]s over their own
+/// [`DataFiles`], one description per row. Partitions are shared between the rows that have
+/// the same one one after the other (a commit writes its files one partition after the other).
 ///
-/// A wide table holds millions of these at once, so the rest of `_FILE` (`_SCHEMA_ID`,
-/// `_CREATION_TIME`, `_DELETE_ROW_COUNT`, `_EMBEDDED_FILE_INDEX`, `_VALUE_STATS_COLS`,
-/// `_FIRST_ROW_ID`, `_WRITE_COLS`) is validated while decoding (type and presence: a damaged
-/// manifest fails the same way) but not kept, the keys share one allocation, and the rarely set
-/// `_EXTRA_FILES` and `_EXTERNAL_PATH` sit behind one pointer (`BENCHMARKS.md`, "Wide tables").
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DataFileMeta {
-    /// `_FILE_NAME`: the name inside the bucket directory (shared: see [`ManifestEntry`]).
-    pub file_name: Arc<str>,
-    /// `_FILE_SIZE` in bytes.
-    pub file_size: i64,
-    /// `_ROW_COUNT`: rows including deletes.
-    pub row_count: i64,
-    /// `_MIN_SEQUENCE_NUMBER`.
-    pub min_sequence_number: i64,
-    /// `_MAX_SEQUENCE_NUMBER`.
-    pub max_sequence_number: i64,
-    /// `_LEVEL`: LSM level (0 for new and append files).
-    pub level: i32,
-    /// `_FILE_SOURCE` (0.9+).
-    pub file_source: Option<FileSource>,
-    /// `_MIN_KEY`'s bytes, then `_MAX_KEY`'s.
-    keys: Box<[u8]>,
-    /// Where `_MAX_KEY` starts in `keys`.
-    max_key_at: u32,
-    /// `_EXTRA_FILES` and `_EXTERNAL_PATH`, when either is set.
-    rare: Option<Box<RareFields>>,
+/// A whole analysis holds its manifests' entries interned together instead, each name and
+/// description once (`timeline::catalog`); this is the form one file decodes to, on any thread.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Manifest {
+    files: DataFiles,
+    rows: Vec<EntryRow>,
 }
 
-/// The fields of a [`DataFileMeta`] that most files leave empty.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-struct RareFields {
-    extra_files: Box<[Box<str>]>,
-    external_path: Option<Box<str>>,
-}
-
-impl DataFileMeta {
-    /// `_MIN_KEY`: serialized BinaryRow of the smallest key.
-    pub fn min_key(&self) -> &[u8] {
-        self.keys.get(..self.max_key_at as usize).unwrap_or(&[])
+impl Manifest {
+    /// How many entries it has.
+    pub fn len(&self) -> usize {
+        self.rows.len()
     }
 
-    /// `_MAX_KEY`: serialized BinaryRow of the largest key.
-    pub fn max_key(&self) -> &[u8] {
-        self.keys.get(self.max_key_at as usize..).unwrap_or(&[])
+    /// Whether it has none.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
     }
 
-    /// `_EXTRA_FILES`: sibling files (e.g. `*.index`).
-    pub fn extra_files(&self) -> &[Box<str>] {
-        self.rare.as_ref().map_or(&[], |r| &r.extra_files)
+    /// The entries, in file order.
+    pub fn entries(&self) -> impl Iterator<Item = ManifestEntry<'_>> + Clone + '_ {
+        self.rows.iter().map(|&r| self.files.entry(r))
     }
 
-    /// `_EXTERNAL_PATH` (1.0+): absolute path when written outside the table directory.
-    pub fn external_path(&self) -> Option<&str> {
-        self.rare.as_ref().and_then(|r| r.external_path.as_deref())
+    /// The rows, in file order, over [`Manifest::files`].
+    pub fn rows(&self) -> &[EntryRow] {
+        &self.rows
     }
-}
 
-#[cfg(test)]
-impl DataFileMeta {
-    /// A file for the checks' unit tests: its name, level and row count (the rest empty).
-    pub(crate) fn for_test(file_name: &str, level: i32, row_count: i64) -> Self {
-        DataFileMeta {
-            file_name: file_name.into(),
-            file_size: 100,
-            row_count,
-            min_sequence_number: 0,
-            max_sequence_number: 0,
-            level,
-            file_source: None,
-            keys: Box::default(),
-            max_key_at: 0,
-            rare: None,
-        }
+    /// What the rows index.
+    pub fn files(&self) -> &DataFiles {
+        &self.files
     }
-}
 
-/// One entry of a manifest file: the fields the checks read. `_VERSION` is checked and
-/// `_TOTAL_BUCKETS` validated while decoding, neither kept.
-///
-/// The partition is shared between the entries of a manifest with the same partition (a table
-/// has few partitions and millions of entries), and [`ManifestEntry::share`] shares it and the
-/// whole file description further: a file's ADD, its DELETE and its copies in the manifests a
-/// manifest merge rewrites describe it alike (on a 472k-file table, 1.09M entries hold 630k
-/// distinct descriptions; `BENCHMARKS.md`, "One description per file").
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ManifestEntry {
-    /// `_KIND`.
-    pub kind: FileKind,
-    /// `_PARTITION`: serialized BinaryRow (4-byte big-endian arity prefix); see
-    /// [`crate::paimon::binary_row`].
-    pub partition: Arc<[u8]>,
-    /// `_BUCKET` (−2 = postpone bucket).
-    pub bucket: i32,
-    /// `_FILE` (shared, see above).
-    pub file: Arc<DataFileMeta>,
-}
-
-#[cfg(test)]
-impl ManifestEntry {
-    /// An entry of `file` (e.g. [`DataFileMeta::for_test`]) in `partition`/`bucket`, for tests
-    /// of what is built from entries.
-    pub(crate) fn for_test(
+    /// Appends an entry (its partition shared with the previous entry's when equal).
+    pub fn push(
+        &mut self,
         kind: FileKind,
         partition: &[u8],
         bucket: i32,
-        file: DataFileMeta,
-    ) -> ManifestEntry {
-        ManifestEntry {
-            kind,
-            partition: Arc::from(partition),
-            bucket,
-            file: Arc::new(file),
-        }
-    }
-}
-
-/// One copy of each distinct partition and file description, shared by the entries that hold
-/// it ([`ManifestEntry::share`]).
-#[derive(Debug, Default)]
-pub struct Interner {
-    partitions: foldhash::HashMap<Arc<[u8]>, ()>,
-    /// A description per file name: the last one shared. Every entry is looked up here:
-    /// foldhash, as [`crate::timeline::files`]' name sets.
-    files: foldhash::HashSet<ByName>,
-    /// The partition shared last: where consecutive entries have the same partition (a commit's
-    /// files one partition after the other), they are answered by comparing bytes, unhashed.
-    last_partition: Option<Arc<[u8]>>,
-}
-
-impl Interner {
-    /// The shared copy of `value`, which becomes it when it is the first (hashed once).
-    fn one<T: ?Sized + Eq + Hash>(
-        map: &mut foldhash::HashMap<Arc<T>, ()>,
-        value: Arc<T>,
-    ) -> Arc<T> {
-        match map.entry(value) {
-            Entry::Occupied(shared) => shared.key().clone(),
-            Entry::Vacant(first) => {
-                let value = first.key().clone();
-                first.insert(());
-                value
-            }
-        }
-    }
-
-    /// The shared copy of a partition's bytes.
-    fn partition(&mut self, bytes: &[u8]) -> Arc<[u8]> {
-        match &self.last_partition {
-            Some(last) if **last == *bytes => last.clone(),
-            _ => self.new_partition(Arc::from(bytes)),
-        }
-    }
-
-    /// The shared copy of `partition`.
-    fn shared_partition(&mut self, partition: Arc<[u8]>) -> Arc<[u8]> {
-        match &self.last_partition {
-            Some(last) if *last == partition => last.clone(),
-            _ => self.new_partition(partition),
-        }
-    }
-
-    /// The shared copy of a partition other than the last one, which it becomes.
-    fn new_partition(&mut self, partition: Arc<[u8]>) -> Arc<[u8]> {
-        let shared = Self::one(&mut self.partitions, partition);
-        self.last_partition = Some(shared.clone());
-        shared
-    }
-
-    /// The shared copy of `file`: the description kept for its name when it is equal, else
-    /// `file` with the kept name, which is kept for the name from now on (a file a compaction
-    /// moves to another level keeps its name; its later copies describe the new level).
-    fn file(&mut self, mut file: Arc<DataFileMeta>) -> Arc<DataFileMeta> {
-        let known = self.files.get(&*file.file_name).map(|k| &k.0);
-        match known {
-            Some(known) if **known == *file => known.clone(),
-            Some(known) => {
-                let name = known.file_name.clone();
-                Arc::make_mut(&mut file).file_name = name;
-                self.files.replace(ByName(file.clone()));
-                file
-            }
-            None => {
-                self.files.insert(ByName(file.clone()));
-                file
-            }
-        }
-    }
-}
-
-/// A shared file description, found in [`Interner::files`] by its name.
-#[derive(Debug)]
-struct ByName(Arc<DataFileMeta>);
-
-impl PartialEq for ByName {
-    fn eq(&self, other: &Self) -> bool {
-        self.0.file_name == other.0.file_name
-    }
-}
-
-impl Eq for ByName {}
-
-impl Hash for ByName {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        // As `str` hashes: looked up by `&str` through `Borrow`.
-        (*self.0.file_name).hash(state);
-    }
-}
-
-impl Borrow<str> for ByName {
-    fn borrow(&self) -> &str {
-        &self.0.file_name
-    }
-}
-
-impl ManifestEntry {
-    /// This entry with its partition and file description replaced by `interner`'s copies
-    /// (equal values: the entry reads the same).
-    pub fn share(mut self, interner: &mut Interner) -> ManifestEntry {
-        self.partition = interner.shared_partition(self.partition);
-        self.file = interner.file(self.file);
-        self
+        file: &FileFields<'_>,
+        rare: Rare,
+    ) -> Result<()> {
+        let last = self
+            .rows
+            .last()
+            .map(|r| r.partition_id())
+            .filter(|&p| self.files.partition(p) == partition);
+        let partition = match last {
+            Some(p) => p,
+            None => self.files.push_partition(partition)?,
+        };
+        let name = self.files.push_name(file.file_name)?;
+        let id = self.files.push_file(name, file, rare)?;
+        self.rows.push(EntryRow::new(kind, partition, bucket, id));
+        Ok(())
     }
 }
 
@@ -407,41 +240,33 @@ struct UnkeptFile<'r, 'a> {
     write_cols: Option<Strs<'r, 'a>>,
 }
 
-/// One entry and its unkept fields, every field read in the order the reader always has (so a
-/// damaged entry is rejected naming the same field); `interner` shares equal partitions.
-fn decode<'r, 'a>(
-    row: Row<'r, 'a>,
-    interner: &mut Interner,
-) -> Result<(ManifestEntry, Unkept<'r, 'a>)> {
+/// One entry, every field read in the order the reader always has (so a damaged entry is
+/// rejected naming the same field), appended to `out`; its unkept fields.
+fn decode<'r, 'a>(row: Row<'r, 'a>, out: &mut Manifest) -> Result<Unkept<'r, 'a>> {
     row.require(0, "a manifest entry")?;
     let version = row.int(VERSION, "_VERSION")?;
     check_manifest_version(version)?;
     let kind = FileKind::from_value(row.long(KIND, "_KIND")?)?;
-    let partition = interner.partition(row.bytes(PARTITION, "_PARTITION")?);
+    let partition = row.bytes(PARTITION, "_PARTITION")?;
     let bucket = row.int(BUCKET, "_BUCKET")?;
     let total_buckets = row.int(TOTAL_BUCKETS, "_TOTAL_BUCKETS")?;
     row.require(FILE, "field _FILE")?;
-    let (file, unkept) = decode_file(row).map_err(|e| e.context("field _FILE"))?;
-    let entry = ManifestEntry {
-        kind,
-        partition,
-        bucket,
-        file: Arc::new(file),
-    };
-    let unkept = Unkept {
+    let (file, rare, unkept) = decode_file(row).map_err(|e| e.context("field _FILE"))?;
+    out.push(kind, partition, bucket, &file, rare)?;
+    Ok(Unkept {
         version,
         total_buckets,
         file: unkept,
-    };
-    Ok((entry, unkept))
+    })
 }
 
 /// `_FILE`'s fields, kept and unkept, in the reader's order.
-fn decode_file<'r, 'a>(row: Row<'r, 'a>) -> Result<(DataFileMeta, UnkeptFile<'r, 'a>)> {
-    let file_name = Arc::from(row.str(FILE_NAME, "_FILE_NAME")?);
+fn decode_file<'r, 'a>(row: Row<'r, 'a>) -> Result<(FileFields<'a>, Rare, UnkeptFile<'r, 'a>)> {
+    let file_name = row.str(FILE_NAME, "_FILE_NAME")?;
     let file_size = row.long(FILE_SIZE, "_FILE_SIZE")?;
     let row_count = row.long(ROW_COUNT, "_ROW_COUNT")?;
-    let (keys, max_key_at) = keys(row)?;
+    let min_key = row.bytes(MIN_KEY, "_MIN_KEY")?;
+    let max_key = row.bytes(MAX_KEY, "_MAX_KEY")?;
     let min_sequence_number = row.long(MIN_SEQ, "_MIN_SEQUENCE_NUMBER")?;
     let max_sequence_number = row.long(MAX_SEQ, "_MAX_SEQUENCE_NUMBER")?;
     let schema_id = row.long(SCHEMA_ID, "_SCHEMA_ID")?;
@@ -465,48 +290,28 @@ fn decode_file<'r, 'a>(row: Row<'r, 'a>) -> Result<(DataFileMeta, UnkeptFile<'r,
         first_row_id: row.opt_long(FIRST_ROW_ID, "_FIRST_ROW_ID")?,
         write_cols: row.opt_strs(WRITE_COLS, "_WRITE_COLS")?,
     };
-    let file = DataFileMeta {
+    let file = FileFields {
         file_name,
         file_size,
         row_count,
+        min_key,
+        max_key,
         min_sequence_number,
         max_sequence_number,
         level,
         file_source,
-        keys,
-        max_key_at,
-        rare: rare_fields(extra_files, external_path),
     };
-    Ok((file, unkept))
+    Ok((file, rare_fields(extra_files, external_path), unkept))
 }
 
-/// `_MIN_KEY` and `_MAX_KEY` in one allocation, and where the second starts.
-fn keys(row: Row<'_, '_>) -> Result<(Box<[u8]>, u32)> {
-    let min_key = row.bytes(MIN_KEY, "_MIN_KEY")?;
-    let max_key = row.bytes(MAX_KEY, "_MAX_KEY")?;
-    let max_key_at = u32::try_from(min_key.len()).map_err(|_| {
-        Error::format(format!(
-            "expected field _MIN_KEY of at most 4 GiB, found {} bytes",
-            min_key.len()
-        ))
-    })?;
-    Ok(([min_key, max_key].concat().into_boxed_slice(), max_key_at))
-}
-
-/// `_EXTRA_FILES` and `_EXTERNAL_PATH`, boxed when either is set.
-fn rare_fields(
-    extra_files: Option<Strs<'_, '_>>,
-    external: Option<&str>,
-) -> Option<Box<RareFields>> {
-    let extra_files: Box<[Box<str>]> = extra_files
-        .map(|list| list.iter().map(Box::from).collect())
-        .unwrap_or_default();
-    (!extra_files.is_empty() || external.is_some()).then(|| {
-        Box::new(RareFields {
-            extra_files,
-            external_path: external.map(Box::from),
-        })
-    })
+/// `_EXTRA_FILES` and `_EXTERNAL_PATH`.
+fn rare_fields(extra_files: Option<Strs<'_, '_>>, external: Option<&str>) -> Rare {
+    Rare {
+        extra_files: extra_files
+            .map(|list| list.iter().map(Box::from).collect())
+            .unwrap_or_default(),
+        external_path: external.map(Box::from),
+    }
 }
 
 /// Reads every entry of a manifest file (an Avro container file).
@@ -518,11 +323,18 @@ pub fn read_manifest(
     bytes: &[u8],
     cache: &mut AvroSchemaCache,
     limits: &Limits,
-) -> Result<Vec<ManifestEntry>> {
-    let mut interner = Interner::default();
-    read_records(bytes, cache, limits, &ENTRY, |row| {
-        decode(row, &mut interner).map(|(entry, _)| entry)
-    })
+) -> Result<Manifest> {
+    let mut out = Manifest::default();
+    for_each_record(
+        bytes,
+        cache,
+        limits,
+        &ENTRY,
+        &mut out,
+        |out, n| out.rows.reserve(n),
+        |out, row| decode(row, out).map(|_| ()),
+    )?;
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -531,6 +343,7 @@ mod tests {
 
     use super::*;
     use crate::error::ErrorKind;
+    use crate::paimon::avro::read_records;
     use crate::paimon::avro::testutil::*;
     use crate::paimon::avro::Codec;
     use crate::paimon::binary_row::{try_render_partition, PartitionRenderOptions};
@@ -567,7 +380,7 @@ mod tests {
         ])
     }
 
-    fn read(bytes: &[u8]) -> Result<Vec<ManifestEntry>> {
+    fn read(bytes: &[u8]) -> Result<Manifest> {
         read_manifest(bytes, &mut AvroSchemaCache::new(), &Limits::default())
     }
 
@@ -589,16 +402,14 @@ mod tests {
         list.map(|l| l.iter().map(str::to_string).collect())
     }
 
-    /// Each entry as [`read_manifest`] returns it (checked equal), with its unkept fields.
-    fn read_validated(
-        bytes: &[u8],
-        cache: &mut AvroSchemaCache,
-    ) -> Vec<(ManifestEntry, Validated)> {
-        let mut interner = Interner::default();
-        let out = read_records(bytes, cache, &Limits::default(), &ENTRY, |row| {
-            let (entry, u) = decode(row, &mut interner)?;
+    /// The entries as [`read_manifest`] returns them (checked equal), with each entry's unkept
+    /// fields.
+    fn read_validated(bytes: &[u8], cache: &mut AvroSchemaCache) -> (Manifest, Vec<Validated>) {
+        let mut manifest = Manifest::default();
+        let validated = read_records(bytes, cache, &Limits::default(), &ENTRY, |row| {
+            let u = decode(row, &mut manifest)?;
             let f = u.file;
-            let validated = Validated {
+            Ok(Validated {
                 version: u.version,
                 total_buckets: u.total_buckets,
                 schema_id: f.schema_id,
@@ -608,38 +419,36 @@ mod tests {
                 value_stats_cols: strings(f.value_stats_cols),
                 first_row_id: f.first_row_id,
                 write_cols: strings(f.write_cols),
-            };
-            Ok((entry, validated))
+            })
         })
         .unwrap();
-        let entries: Vec<ManifestEntry> = out.iter().map(|(e, _)| e.clone()).collect();
-        assert_eq!(read(bytes).unwrap(), entries);
-        out
+        assert_eq!(read(bytes).unwrap(), manifest);
+        (manifest, validated)
     }
 
     #[test]
-    fn share_keeps_one_description_per_file_and_level() {
-        let mut interner = Interner::default();
-        let mut shared = |kind, level, rows| {
-            let file = DataFileMeta::for_test("data-a.parquet", level, rows);
-            ManifestEntry::for_test(kind, &[0, 0, 0, 0], 1, file).share(&mut interner)
+    fn consecutive_entries_share_their_partition() {
+        let mut m = Manifest::default();
+        let file = |name| FileFields {
+            file_name: name,
+            file_size: 1,
+            row_count: 1,
+            min_key: &[],
+            max_key: &[],
+            min_sequence_number: 0,
+            max_sequence_number: 0,
+            level: 0,
+            file_source: None,
         };
-        let add = shared(FileKind::Add, 0, 5);
-        let copy = shared(FileKind::Add, 0, 5); // a manifest merge's copy
-        let delete = shared(FileKind::Delete, 0, 5);
-        assert!(Arc::ptr_eq(&add.file, &copy.file) && Arc::ptr_eq(&add.file, &delete.file));
-        assert!(Arc::ptr_eq(&add.partition, &delete.partition));
-        // Compacted to level 1 under the same name: its own description, the name shared.
-        let upgraded = shared(FileKind::Add, 1, 5);
-        assert_eq!((upgraded.file.level, add.file.level), (1, 0));
-        assert!(!Arc::ptr_eq(&add.file, &upgraded.file));
-        assert!(Arc::ptr_eq(&add.file.file_name, &upgraded.file.file_name));
-        // Later copies describe the new level, shared; another value is never taken for equal.
-        let later = shared(FileKind::Delete, 1, 5);
-        assert!(Arc::ptr_eq(&upgraded.file, &later.file));
-        let other_rows = shared(FileKind::Add, 1, 6);
-        assert_eq!(other_rows.file.row_count, 6);
-        assert_eq!(add.file.row_count, 5);
+        for (p, name) in [(&[1u8][..], "a"), (&[1], "b"), (&[2], "c"), (&[1], "d")] {
+            m.push(FileKind::Add, p, 0, &file(name), Rare::default())
+                .unwrap();
+        }
+        let ids: Vec<u32> = m.rows().iter().map(|r| r.partition_id()).collect();
+        assert_eq!(ids, [0, 0, 1, 2]);
+        let names: Vec<&str> = m.entries().map(|e| e.file().file_name()).collect();
+        assert_eq!(names, ["a", "b", "c", "d"]);
+        assert_eq!(m.entries().nth(3).unwrap().partition(), [1]);
     }
 
     #[test]
@@ -650,33 +459,34 @@ mod tests {
             Codec::Snappy,
             &[records(MANIFEST_ENTRY_0_8, &rows)],
         );
-        let out = read_validated(&f, &mut AvroSchemaCache::new());
-        assert_eq!(out.len(), 2);
-        let (e, u) = &out[0];
+        let (m, out) = read_validated(&f, &mut AvroSchemaCache::new());
+        assert_eq!((m.len(), out.len()), (2, 2));
+        let entries: Vec<ManifestEntry<'_>> = m.entries().collect();
+        let (e, u) = (entries[0], &out[0]);
         assert_eq!(u.version, 2);
-        assert_eq!(e.kind, FileKind::Add);
-        assert_eq!(out[1].0.kind, FileKind::Delete);
-        assert_eq!(e.bucket, 3);
+        assert_eq!(e.kind(), FileKind::Add);
+        assert_eq!(entries[1].kind(), FileKind::Delete);
+        assert_eq!(e.bucket(), 3);
         assert_eq!(u.total_buckets, 4);
-        assert_eq!(e.partition.len(), 20);
+        assert_eq!(e.partition().len(), 20);
         // One copy of the partition both entries have.
-        assert!(Arc::ptr_eq(&e.partition, &out[1].0.partition));
-        let d = &e.file;
-        assert_eq!(&*d.file_name, "data-a.orc");
-        assert_eq!(d.file_size, 2202);
-        assert_eq!(d.row_count, 10);
+        assert_eq!(m.rows()[0].partition_id(), m.rows()[1].partition_id());
+        let d = e.file();
+        assert_eq!(d.file_name(), "data-a.orc");
+        assert_eq!(d.file_size(), 2202);
+        assert_eq!(d.row_count(), 10);
         assert_eq!(d.min_key(), [0; 12]);
         assert_eq!(d.max_key(), [1; 12]);
-        assert_eq!(d.min_sequence_number, 5);
-        assert_eq!(d.max_sequence_number, -1);
+        assert_eq!(d.min_sequence_number(), 5);
+        assert_eq!(d.max_sequence_number(), -1);
         assert_eq!(u.schema_id, 1);
-        assert_eq!(d.level, 5);
+        assert_eq!(d.level(), 5);
         let extra: Vec<&str> = d.extra_files().iter().map(|x| &**x).collect();
         assert_eq!(extra, vec!["data-a.orc", "x.index"]);
         assert_eq!(u.creation_time_millis, Some(1_796_027_580_090));
         assert_eq!(u.delete_row_count, Some(2));
         // Fields 0.8 did not have.
-        assert_eq!(d.file_source, None);
+        assert_eq!(d.file_source(), None);
         assert_eq!(u.value_stats_cols, None);
         assert_eq!(d.external_path(), None);
         assert_eq!(u.first_row_id, None);
@@ -715,31 +525,24 @@ mod tests {
                     &[row.clone(), nulls.clone()],
                 )],
             );
-            let out = read_validated(&f, &mut AvroSchemaCache::new());
-            let (d, u) = (&out[0].0.file, &out[0].1);
+            let (m, out) = read_validated(&f, &mut AvroSchemaCache::new());
+            let files: Vec<DataFileMeta<'_>> = m.entries().map(|e| e.file()).collect();
+            let (d, u) = (files[0], &out[0]);
             assert_eq!(u.embedded_file_index.as_deref(), Some(&[1u8, 2, 3][..]));
-            assert_eq!(d.file_source, Some(FileSource::Compact));
+            assert_eq!(d.file_source(), Some(FileSource::Compact));
             assert_eq!(u.value_stats_cols, Some(vec!["a".into(), "b".into()]));
             assert_eq!(d.external_path(), Some("s3://bucket/x/data-c.parquet"));
             assert_eq!(u.first_row_id, Some(1000));
             assert_eq!(u.write_cols, Some(vec!["a".into()]));
-            let (d, u) = (&out[1].0.file, &out[1].1);
+            let (d, u) = (files[1], &out[1]);
             assert_eq!(u.creation_time_millis, None);
             assert_eq!(u.delete_row_count, None);
-            assert_eq!(d.file_source, None);
+            assert_eq!(d.file_source(), None);
             assert_eq!(u.value_stats_cols, Some(vec![]));
-            // Neither extra files nor an external path: nothing boxed for them.
+            // Neither extra files nor an external path: no rare fields held for them.
             assert!(d.extra_files().is_empty() && d.external_path().is_none());
-            assert!(d.rare.is_none());
+            assert!(d.rare().is_none());
         }
-    }
-
-    /// A wide table holds millions of entries at once (`BENCHMARKS.md`, "Compact manifest
-    /// entry": 344 bytes each when every field was kept).
-    #[test]
-    fn an_entry_is_small() {
-        let size = std::mem::size_of::<ManifestEntry>();
-        assert!(size <= 112, "{size}");
     }
 
     /// `MANIFEST_ENTRY_MASTER` with field `name` (of the entry or of `_FILE`) of another type.
@@ -974,7 +777,7 @@ mod tests {
                             (k.to_string(), by_name[k].to_string())
                         })
                         .collect();
-                    let lists = |keys: &[&str]| -> Option<Vec<ManifestEntry>> {
+                    let lists = |keys: &[&str]| -> Option<Vec<Manifest>> {
                         let mut entries = Vec::new();
                         for key in keys {
                             let name = s[*key].as_str()?;
@@ -988,10 +791,11 @@ mod tests {
                                 let es =
                                     read_manifest(mbytes, &mut AvroSchemaCache::new(), &limits)
                                         .unwrap();
-                                let adds = es.iter().filter(|e| e.kind == FileKind::Add).count();
+                                let adds =
+                                    es.entries().filter(|e| e.kind() == FileKind::Add).count();
                                 assert_eq!(m.num_added_files as usize, adds, "{}", m.file_name);
                                 assert_eq!(m.num_deleted_files as usize, es.len() - adds);
-                                entries.extend(es);
+                                entries.push(es);
                             }
                         }
                         Some(entries)
@@ -999,16 +803,16 @@ mod tests {
                     let Some(data) = lists(&["baseManifestList", "deltaManifestList"]) else {
                         continue;
                     };
-                    let mut live: BTreeMap<(Vec<u8>, i32, i32, String), ManifestEntry> =
+                    let mut live: BTreeMap<(Vec<u8>, i32, i32, String), ManifestEntry<'_>> =
                         BTreeMap::new();
-                    for e in data {
+                    for e in data.iter().flat_map(Manifest::entries) {
                         let key = (
-                            e.partition.to_vec(),
-                            e.bucket,
-                            e.file.level,
-                            e.file.file_name.to_string(),
+                            e.partition().to_vec(),
+                            e.bucket(),
+                            e.file().level(),
+                            e.file().file_name().to_string(),
                         );
-                        match e.kind {
+                        match e.kind() {
                             FileKind::Add => {
                                 assert!(live.insert(key, e).is_none(), "{zip} {snap}: added twice")
                             }
@@ -1023,9 +827,11 @@ mod tests {
                         Vec::new()
                     };
                     checked_snapshots += 1;
+                    let changelog: Vec<ManifestEntry<'_>> =
+                        changelog.iter().flat_map(Manifest::entries).collect();
                     for e in live.values().chain(&changelog) {
                         let part = try_render_partition(
-                            &e.partition,
+                            e.partition(),
                             &part_fields,
                             &PartitionRenderOptions::default(),
                         )
@@ -1035,11 +841,11 @@ mod tests {
                         } else {
                             format!("{part}/")
                         };
-                        let path = format!("{dir}bucket-{}/{}", e.bucket, e.file.file_name);
+                        let path = format!("{dir}bucket-{}/{}", e.bucket(), e.file().file_name());
                         let bytes = t
                             .get(&path)
                             .unwrap_or_else(|| panic!("{zip} {snap}: {root}/{path} missing"));
-                        assert_eq!(bytes.len() as i64, e.file.file_size, "{path}");
+                        assert_eq!(bytes.len() as i64, e.file().file_size(), "{path}");
                         checked_files += 1;
                     }
                 }
@@ -1059,16 +865,17 @@ mod tests {
         assert!(!files.is_empty());
         let mut seen = 0;
         for (name, bytes) in files {
-            for (e, u) in read_validated(&bytes, &mut cache) {
+            let (m, validated) = read_validated(&bytes, &mut cache);
+            for (e, u) in m.entries().zip(validated) {
                 assert_eq!(u.version, 2, "{name}");
                 assert_eq!(u.total_buckets, 2);
-                assert!(e.bucket == 0 || e.bucket == 1);
-                assert!(e.file.file_name.ends_with(".parquet"));
-                assert_eq!(e.file.level, 0);
+                assert!(e.bucket() == 0 || e.bucket() == 1);
+                assert!(e.file().file_name().ends_with(".parquet"));
+                assert_eq!(e.file().level(), 0);
                 assert_eq!(u.value_stats_cols, Some(vec![]));
                 assert!(u.creation_time_millis.is_some());
                 let fields = vec![("dt".to_string(), "STRING NOT NULL".to_string())];
-                let p = try_render_partition(&e.partition, &fields, &Default::default()).unwrap();
+                let p = try_render_partition(e.partition(), &fields, &Default::default()).unwrap();
                 assert!(p == "dt=2024-01-01" || p == "dt=2024-01-02", "{p}");
                 seen += 1;
             }

@@ -6,6 +6,7 @@
 pub mod avro;
 pub mod binary_row;
 pub mod consumer;
+pub mod data_files;
 pub mod hint;
 pub mod index_manifest;
 pub mod manifest;

@@ -318,7 +318,7 @@ pub fn overwritten(
             unknown.insert(*id);
             continue;
         };
-        for e in files.deleted() {
+        for e in files.deleted(&tref.branch.catalog) {
             let Some(path) = tref.file_path(e) else {
                 unknown.insert(*id);
                 continue;

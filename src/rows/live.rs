@@ -49,16 +49,16 @@ impl TableRef<'_> {
     }
 
     /// The artifact path of a file in a bucket directory, if present.
-    pub fn file_path(&self, e: &ManifestEntry) -> Option<String> {
+    pub fn file_path(&self, e: ManifestEntry<'_>) -> Option<String> {
         let dir = entry_dir(self.root, &self.timeline.location.root, e)?;
         Some(join(
             &self.timeline.location.root,
-            &join(&dir, &e.file.file_name),
+            &join(&dir, e.file().file_name()),
         ))
     }
 
     /// The bucket directory (relative to the table root) of a file, if present.
-    pub fn file_dir(&self, e: &ManifestEntry) -> Option<String> {
+    pub fn file_dir(&self, e: ManifestEntry<'_>) -> Option<String> {
         entry_dir(self.root, &self.timeline.location.root, e)
     }
 
@@ -162,12 +162,12 @@ impl Unread {
 }
 
 /// The key range of a live file of a primary-key table, if its manifest entry tells it.
-fn entry_keys(t: &TableRef<'_>, e: &ManifestEntry) -> Option<(Key, Key)> {
+fn entry_keys(t: &TableRef<'_>, e: ManifestEntry<'_>) -> Option<(Key, Key)> {
     if !t.has_primary_key() {
         return None;
     }
     let schema = t.timeline.latest_schema()?;
-    key_range(schema, e.file.min_key(), e.file.max_key())
+    key_range(schema, e.file().min_key(), e.file().max_key())
 }
 
 /// The records of the live files, grouped by bucket directory and key.
@@ -241,7 +241,7 @@ pub fn read_view(
         exact: true,
         ..View::default()
     };
-    let Some(live) = t.branch.live_latest.as_ref() else {
+    let Some(live) = t.branch.live() else {
         view.exact = false;
         let what = format!(
             "the file list of the latest snapshot{}",
@@ -266,9 +266,9 @@ pub fn read_view(
     let skip_level0 = pk && (options.deletion_vectors || first_row);
 
     // The live files in the directories asked for, ordered by bucket and age.
-    let mut files: Vec<(String, &ManifestEntry)> = Vec::new();
+    let mut files: Vec<(String, ManifestEntry<'_>)> = Vec::new();
     let mut skipped_level0 = 0usize;
-    for e in live {
+    for e in live.clone() {
         let Some(dir) = t.file_dir(e) else {
             if dirs.is_none() {
                 missing_live(t, &mut view, e);
@@ -278,7 +278,7 @@ pub fn read_view(
         if dirs.is_some_and(|d| !d.contains(&dir)) {
             continue;
         }
-        if skip_level0 && e.file.level == 0 {
+        if skip_level0 && e.file().level() == 0 {
             skipped_level0 += 1;
             continue;
         }
@@ -287,7 +287,7 @@ pub fn read_view(
     if let Some(d) = dirs {
         // Live files of these buckets missing from the artifact.
         for e in live {
-            let bucket = format!("bucket-{}", e.bucket);
+            let bucket = format!("bucket-{}", e.bucket());
             if t.file_dir(e).is_none()
                 && d.iter()
                     .any(|dir| dir == &bucket || dir.ends_with(&format!("/{bucket}")))
@@ -304,10 +304,11 @@ pub fn read_view(
         ));
     }
     files.sort_by(|a, b| {
-        (&a.0, a.1.file.max_sequence_number, &a.1.file.file_name).cmp(&(
+        let (fa, fb) = (a.1.file(), b.1.file());
+        (&a.0, fa.max_sequence_number(), fa.file_name()).cmp(&(
             &b.0,
-            b.1.file.max_sequence_number,
-            &b.1.file.file_name,
+            fb.max_sequence_number(),
+            fb.file_name(),
         ))
     });
     if files.len() > MAX_LIVE_FILES {
@@ -330,11 +331,11 @@ pub fn read_view(
 
     let names: HashMap<&str, &str> = files
         .iter()
-        .map(|(d, e)| (&*e.file.file_name, d.as_str()))
+        .map(|(d, e)| (e.file().file_name(), d.as_str()))
         .collect();
     let dvs = deletion_vectors(t, &names, &mut view);
 
-    for (order, (dir, e)) in files.iter().enumerate() {
+    for (order, &(ref dir, e)) in files.iter().enumerate() {
         let Some(path) = t.file_path(e) else {
             continue;
         };
@@ -342,7 +343,7 @@ pub fn read_view(
             Ok(r) => r,
             Err(err) => {
                 view.exact = false;
-                let file = format!("{dir}/{}", e.file.file_name);
+                let file = format!("{dir}/{}", e.file().file_name());
                 view.notes
                     .push(format!("{file} could not be read: {}", err.problem()));
                 view.unread.push(Unread {
@@ -363,7 +364,7 @@ pub fn read_view(
             view.value_names = rows.value_names.clone();
             view.value_types = rows.value_types.clone();
         }
-        let dv = dvs.get(&*e.file.file_name);
+        let dv = dvs.get(e.file().file_name());
         for r in rows.records {
             if dv.is_some_and(|d| d.contains(r.position)) {
                 continue;
@@ -374,7 +375,7 @@ pub fn read_view(
                 .push(Candidate {
                     seq: r.seq,
                     kind: r.kind,
-                    level: e.file.level,
+                    level: e.file().level(),
                     file_order: order,
                     row: r.values,
                 });
@@ -384,15 +385,15 @@ pub fn read_view(
 }
 
 /// A live file of the latest snapshot that is not in the artifact.
-fn missing_live(t: &TableRef<'_>, view: &mut View, e: &ManifestEntry) {
+fn missing_live(t: &TableRef<'_>, view: &mut View, e: ManifestEntry<'_>) {
     view.exact = false;
-    let file = format!("bucket-{}/{}", e.bucket, e.file.file_name);
+    let file = format!("bucket-{}/{}", e.bucket(), e.file().file_name());
     view.notes.push(format!(
         "{file} is live in snapshot {} but not in the artifact",
         view.snapshot.unwrap_or(0)
     ));
     view.unread.push(Unread {
-        dir: Some(format!("bucket-{}", e.bucket)),
+        dir: Some(format!("bucket-{}", e.bucket())),
         file,
         problem: "not in the artifact".into(),
         keys: entry_keys(t, e),

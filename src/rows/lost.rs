@@ -274,21 +274,21 @@ fn later_changelog(
 ) -> Vec<(i64, String, String)> {
     let mut later: Vec<(i64, String, String)> = Vec::new();
     for (id, sf) in t.branch.snapshots.range(snapshot.saturating_add(1)..) {
-        for e in &sf.changelog {
+        for e in sf.changelog.iter(&t.branch.catalog) {
             let Some(dir) = t.file_dir(e) else {
-                let bucket = format!("bucket-{}", e.bucket);
+                let bucket = format!("bucket-{}", e.bucket());
                 if wanted_dirs
                     .iter()
                     .any(|d| d == &bucket || d.ends_with(&format!("/{bucket}")))
                 {
                     acc.notes.push(format!(
                         "changelog file {} of snapshot {id} is not in the artifact",
-                        e.file.file_name
+                        e.file().file_name()
                     ));
                     acc.delivered_unread.push((
                         bucket.clone(),
                         *id,
-                        format!("{bucket}/{}", e.file.file_name),
+                        format!("{bucket}/{}", e.file().file_name()),
                         "not in the artifact".into(),
                     ));
                 }

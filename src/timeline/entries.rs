@@ -1,22 +1,24 @@
-//! The entries of a manifest list: its manifests' decoded entries, in list order, shared with
-//! the [`super::files::ManifestStore`] that decoded them.
+//! The entries of a manifest list: its manifests' rows, in list order, shared with the
+//! [`super::files::ManifestStore`] that decoded them.
 //!
 //! A snapshot's delta is the entries of the manifests its delta list names, and a wide table's
 //! deltas hold most of its million entries: copying each entry (or a pointer to it) into every
 //! delta that reads it cost as much as the entries themselves (`BENCHMARKS.md`, "Deltas that
-//! share their manifests"). An [`Entries`] holds each manifest's slice once, as the store does.
+//! share their manifests"). An [`Entries`] holds each manifest's rows once, as the store does;
+//! the rows index the analysis's [`DataFiles`] (see [`super::catalog`]), which reading them
+//! takes.
 
 use std::rc::Rc;
 
-use crate::paimon::manifest::{FileKind, ManifestEntry};
+use crate::paimon::manifest::{DataFiles, EntryRow, FileKind, ManifestEntry};
 
 /// Entries of some manifests, in order; optionally only their ADD entries.
 #[derive(Debug, Clone, Default)]
 pub struct Entries {
-    parts: Vec<Rc<[ManifestEntry]>>,
+    parts: Vec<Rc<[EntryRow]>>,
     /// Only the ADD entries of `parts` are the list's (a changelog list's files).
     adds_only: bool,
-    /// How many entries [`Entries::iter`] yields.
+    /// How many entries [`Entries::rows`] yields.
     len: usize,
 }
 
@@ -26,8 +28,8 @@ impl Entries {
         Self::default()
     }
 
-    /// Appends the entries of one manifest.
-    pub fn push(&mut self, manifest: Rc<[ManifestEntry]>) {
+    /// Appends the rows of one manifest.
+    pub fn push(&mut self, manifest: Rc<[EntryRow]>) {
         self.len += count(&manifest, self.adds_only);
         self.parts.push(manifest);
     }
@@ -41,13 +43,21 @@ impl Entries {
         self
     }
 
-    /// The entries, in order.
-    pub fn iter(&self) -> Iter<'_> {
-        Iter {
-            parts: self.parts.iter(),
-            current: [].iter(),
-            adds_only: self.adds_only,
-        }
+    /// The rows, in order.
+    pub fn rows(&self) -> impl Iterator<Item = EntryRow> + Clone + '_ {
+        let adds_only = self.adds_only;
+        self.parts
+            .iter()
+            .flat_map(|p| p.iter().copied())
+            .filter(move |r| !adds_only || r.kind() == FileKind::Add)
+    }
+
+    /// The entries, in order, read through `files` (the [`DataFiles`] the rows index).
+    pub fn iter<'a>(
+        &'a self,
+        files: &'a DataFiles,
+    ) -> impl Iterator<Item = ManifestEntry<'a>> + Clone + 'a {
+        self.rows().map(move |r| files.entry(r))
     }
 
     /// How many entries there are.
@@ -61,79 +71,51 @@ impl Entries {
     }
 }
 
-fn count(entries: &[ManifestEntry], adds_only: bool) -> usize {
+fn count(rows: &[EntryRow], adds_only: bool) -> usize {
     if adds_only {
-        entries.iter().filter(|e| e.kind == FileKind::Add).count()
+        rows.iter().filter(|r| r.kind() == FileKind::Add).count()
     } else {
-        entries.len()
+        rows.len()
     }
 }
 
 impl PartialEq for Entries {
-    /// The same entries in the same order, however they are split into manifests.
+    /// The same rows in the same order, however they are split into manifests.
     fn eq(&self, other: &Self) -> bool {
-        self.len == other.len && self.iter().eq(other.iter())
+        self.len == other.len && self.rows().eq(other.rows())
     }
 }
 
-impl From<Vec<ManifestEntry>> for Entries {
-    /// The entries of one manifest.
-    fn from(entries: Vec<ManifestEntry>) -> Self {
+impl From<Vec<EntryRow>> for Entries {
+    /// The rows of one manifest.
+    fn from(rows: Vec<EntryRow>) -> Self {
         let mut all = Entries::new();
-        all.push(entries.into());
+        all.push(rows.into());
         all
-    }
-}
-
-impl<'a> IntoIterator for &'a Entries {
-    type Item = &'a ManifestEntry;
-    type IntoIter = Iter<'a>;
-
-    fn into_iter(self) -> Iter<'a> {
-        self.iter()
-    }
-}
-
-/// The iterator of [`Entries::iter`].
-#[derive(Debug, Clone)]
-pub struct Iter<'a> {
-    parts: std::slice::Iter<'a, Rc<[ManifestEntry]>>,
-    current: std::slice::Iter<'a, ManifestEntry>,
-    adds_only: bool,
-}
-
-impl<'a> Iterator for Iter<'a> {
-    type Item = &'a ManifestEntry;
-
-    fn next(&mut self) -> Option<&'a ManifestEntry> {
-        loop {
-            match self.current.next() {
-                Some(e) if self.adds_only && e.kind != FileKind::Add => {}
-                Some(e) => return Some(e),
-                None => self.current = self.parts.next()?.iter(),
-            }
-        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::paimon::manifest::DataFileMeta;
-
-    fn entry(kind: FileKind, name: &str) -> ManifestEntry {
-        ManifestEntry::for_test(kind, &[0, 0, 0, 0], 0, DataFileMeta::for_test(name, 0, 1))
-    }
-
-    fn names(e: &Entries) -> Vec<String> {
-        e.iter().map(|e| e.file.file_name.to_string()).collect()
-    }
+    use crate::timeline::catalog::rows_for_test;
 
     #[test]
     fn manifests_are_read_in_order_and_shared() {
-        let first: Rc<[ManifestEntry]> =
-            vec![entry(FileKind::Add, "a"), entry(FileKind::Delete, "b")].into();
-        let second: Rc<[ManifestEntry]> = vec![entry(FileKind::Add, "c")].into();
+        let (files, rows) = rows_for_test(&[
+            (FileKind::Add, &[], 0, "a", 0, 1),
+            (FileKind::Delete, &[], 0, "b", 0, 1),
+            (FileKind::Add, &[], 0, "c", 0, 1),
+            (FileKind::Delete, &[], 0, "d", 0, 1),
+            (FileKind::Add, &[], 0, "e", 0, 1),
+        ]);
+        let names = |e: &Entries| -> Vec<String> {
+            e.iter(&files)
+                .map(|e| e.file().file_name().to_string())
+                .collect()
+        };
+        let first: Rc<[EntryRow]> = rows[..2].into();
+        let second: Rc<[EntryRow]> = rows[2..3].into();
         let mut all = Entries::new();
         all.push(first.clone());
         all.push(second);
@@ -144,19 +126,16 @@ mod tests {
             2,
             "the manifest is shared, not copied"
         );
-        let one = Entries::from(vec![
-            entry(FileKind::Add, "a"),
-            entry(FileKind::Delete, "b"),
-            entry(FileKind::Add, "c"),
-        ]);
+        let one = Entries::from(rows[..3].to_vec());
         assert_eq!(all, one, "equal entries, however split into manifests");
         assert_ne!(all.clone().adds(), one);
         let adds = all.clone().adds();
         assert_eq!(names(&adds), ["a", "c"]);
         assert_eq!(adds.len(), 2);
-        assert_eq!((&adds).into_iter().count(), 2);
+        assert_eq!(adds.rows().count(), 2);
+        assert_eq!(adds.clone().adds(), adds, "adds of adds are the same");
         let mut more = adds;
-        more.push(vec![entry(FileKind::Delete, "d"), entry(FileKind::Add, "e")].into());
+        more.push(rows[3..].into());
         assert_eq!(names(&more), ["a", "c", "e"]);
         assert_eq!(more.len(), 3);
         assert!(!more.is_empty() && Entries::new().is_empty());

@@ -14,7 +14,6 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::hash::BuildHasher;
 use std::rc::Rc;
-use std::sync::Arc;
 
 // The sets every entry's name goes through (a wide table's million entries): foldhash, randomly
 // seeded per run, where SipHash and its rehashing were ~10% of the run (BENCHMARKS.md).
@@ -24,13 +23,16 @@ use crate::error::Error;
 use crate::limits::Limits;
 use crate::paimon::avro::AvroSchemaCache;
 use crate::paimon::index_manifest::{read_index_manifest, IndexManifestEntry};
-use crate::paimon::manifest::{read_manifest, FileKind, Interner, ManifestEntry};
+use crate::paimon::manifest::{
+    read_manifest, DataFiles, EntryRow, FileKind, Manifest, ManifestEntry,
+};
 use crate::paimon::manifest_list::{read_manifest_names, ManifestNames};
 use crate::paimon::schema::ChangelogProducer;
 use crate::paimon::snapshot::{ManifestListRole, Snapshot};
 use crate::source::{Artifact, FileEntry, FileTime};
 use crate::warehouse::{join, split_parent};
 
+use super::catalog::Catalog;
 use super::external::{ExternalRoots, Located};
 use super::prefetch::{Decoded, Prefetch};
 use super::Timeline;
@@ -53,10 +55,11 @@ pub struct ManifestStore<'p> {
     /// Files decoded ahead by other threads, taken before decoding here (see [`super::prefetch`]).
     prefetch: Option<&'p dyn Prefetch>,
     lists: HashMap<String, Result<Rc<ManifestNames>, Unusable>>,
-    manifests: HashMap<String, Result<Rc<[ManifestEntry]>, Unusable>>,
+    manifests: HashMap<String, Result<Rc<[EntryRow]>, Unusable>>,
     index_manifests: HashMap<String, Result<Rc<[IndexManifestEntry]>, Unusable>>,
-    /// One copy of each partition and file name of the manifests' entries.
-    interner: Interner,
+    /// One copy of each partition, name and description of the manifests' entries, which
+    /// their rows index.
+    catalog: Catalog,
     /// Distinct manifest files decoded (lists, manifests, index manifests).
     pub decoded: u64,
     /// References answered from the store without decoding again.
@@ -153,27 +156,42 @@ impl<'p> ManifestStore<'p> {
         r
     }
 
-    /// The manifest at `path`.
+    /// The rows of the manifest at `path`, over [`ManifestStore::files`].
     pub fn manifest(
         &mut self,
         artifact: &Artifact,
         path: &str,
-    ) -> Result<Rc<[ManifestEntry]>, Unusable> {
+    ) -> Result<Rc<[EntryRow]>, Unusable> {
         if let Some(r) = self.manifests.get(path) {
             self.hits += 1;
             return r.clone();
         }
-        let r = match self.take_prefetched(artifact, path, Decoded::into_manifest) {
-            Some(entries) => Ok(entries),
-            None => self.decode(artifact, path, read_manifest),
-        }
-        .map(|v| {
-            v.into_iter()
-                .map(|e| e.share(&mut self.interner))
-                .collect::<Rc<[_]>>()
+        let decoded: Result<Manifest, Unusable> =
+            match self.take_prefetched(artifact, path, Decoded::into_manifest) {
+                Some(manifest) => Ok(manifest),
+                None => self.decode(artifact, path, read_manifest),
+            };
+        let r = decoded.and_then(|m| {
+            self.catalog
+                .intern(&m)
+                .map(Rc::from)
+                .map_err(|e| Unusable::Unreadable(e.in_file(path)))
         });
         self.manifests.insert(path.to_string(), r.clone());
         r
+    }
+
+    /// What the rows of [`ManifestStore::manifest`] index.
+    pub fn files(&self) -> &DataFiles {
+        self.catalog.files()
+    }
+
+    /// The descriptions every manifest decoded so far interned into, taken when the file
+    /// graphs are built (see [`RootFiles::set_catalog`]). The store forgets the manifests it
+    /// decoded with them (their rows index what is taken); its counters stay.
+    pub fn take_files(&mut self) -> DataFiles {
+        self.manifests.clear();
+        std::mem::take(&mut self.catalog).into_files()
     }
 
     /// The index manifest at `path`.
@@ -263,51 +281,71 @@ pub struct SnapshotFiles {
 }
 
 impl SnapshotFiles {
-    /// ADD entries of the delta.
-    pub fn added(&self) -> impl Iterator<Item = &ManifestEntry> + Clone {
-        self.delta.iter().filter(|e| e.kind == FileKind::Add)
+    /// ADD entries of the delta, read through `files` (what the rows index).
+    pub fn added<'a>(
+        &'a self,
+        files: &'a DataFiles,
+    ) -> impl Iterator<Item = ManifestEntry<'a>> + Clone + 'a {
+        self.delta.iter(files).filter(|e| e.kind() == FileKind::Add)
     }
 
-    /// DELETE entries of the delta.
-    pub fn deleted(&self) -> impl Iterator<Item = &ManifestEntry> + Clone {
-        self.delta.iter().filter(|e| e.kind == FileKind::Delete)
+    /// DELETE entries of the delta, read through `files`.
+    pub fn deleted<'a>(
+        &'a self,
+        files: &'a DataFiles,
+    ) -> impl Iterator<Item = ManifestEntry<'a>> + Clone + 'a {
+        self.delta
+            .iter(files)
+            .filter(|e| e.kind() == FileKind::Delete)
     }
 }
 
 /// The identifier of a file in a merge (`FileEntry.Identifier`, `paimon-format.md` §3.8).
 type FileKey<'a> = (&'a [u8], i32, i32, &'a str);
 
-fn key(e: &ManifestEntry) -> FileKey<'_> {
-    (&e.partition, e.bucket, e.file.level, &e.file.file_name)
+fn key(e: ManifestEntry<'_>) -> FileKey<'_> {
+    let f = e.file();
+    (e.partition(), e.bucket(), f.level(), f.file_name())
 }
 
 /// The files of one timeline (branch).
 #[derive(Debug, Clone, Default)]
 pub struct BranchFiles {
+    /// What the rows of its entries index: the analysis's file descriptions.
+    pub catalog: Rc<DataFiles>,
     /// Per snapshot id.
     pub snapshots: BTreeMap<i64, SnapshotFiles>,
-    /// The live files of the latest snapshot (base + delta merged), if its lists were readable.
-    pub live_latest: Option<Vec<ManifestEntry>>,
+    /// The live files of the latest snapshot (base + delta merged, sorted by the identifier
+    /// of a file in a merge), if its lists were readable.
+    pub live_latest: Option<Vec<EntryRow>>,
     /// Files that retained holders need but cannot use.
     pub dangling: Vec<Dangling>,
 }
 
 impl BranchFiles {
+    /// The live files of the latest snapshot, if known.
+    pub fn live(&self) -> Option<impl Iterator<Item = ManifestEntry<'_>> + Clone + '_> {
+        let live = self.live_latest.as_deref()?;
+        Some(live.iter().map(|&r| self.catalog.entry(r)))
+    }
+
     /// Whether the file of `e` (its name in its partition and bucket, at any level) is still
     /// live in the latest snapshot, if that is known.
-    pub fn live_at_latest(&self, e: &ManifestEntry) -> Option<bool> {
+    pub fn live_at_latest(&self, e: ManifestEntry<'_>) -> Option<bool> {
         let live = self.live_latest.as_deref()?;
+        let files = &*self.catalog;
         // The live set is sorted by `FileKey` (it comes from `merge`): the files of the
         // entry's partition and bucket are one run, by level, then by name.
-        let (p, b) = (&*e.partition, e.bucket);
-        let start = live.partition_point(|l| (&*l.partition, l.bucket) < (p, b));
-        let end = live.partition_point(|l| (&*l.partition, l.bucket) <= (p, b));
+        let (p, b) = (e.partition(), e.bucket());
+        let at = |l: &EntryRow| (files.partition(l.partition_id()), l.bucket());
+        let start = live.partition_point(|l| at(l) < (p, b));
+        let end = live.partition_point(|l| at(l) <= (p, b));
         let mut run = live.get(start..end).unwrap_or(&[]);
         while let Some(first) = run.first() {
-            let level = first.file.level;
-            let same_level = run.partition_point(|l| l.file.level == level);
+            let level = files.file(first.file_id()).level();
+            let same_level = run.partition_point(|l| files.file(l.file_id()).level() == level);
             let (this, rest) = run.split_at(same_level);
-            if live_in(this, e, level) {
+            if live_in(files, this, e, level) {
                 return Some(true);
             }
             run = rest;
@@ -317,15 +355,17 @@ impl BranchFiles {
 
     /// Whether the file of `e` is still live **at level 0** in the latest snapshot (a
     /// compaction may upgrade a file to a higher level under the same name), if that is known.
-    pub fn live_at_level0(&self, e: &ManifestEntry) -> Option<bool> {
-        self.live_latest.as_deref().map(|live| live_in(live, e, 0))
+    pub fn live_at_level0(&self, e: ManifestEntry<'_>) -> Option<bool> {
+        let live = self.live_latest.as_deref()?;
+        Some(live_in(&self.catalog, live, e, 0))
     }
 }
 
-/// Whether `live` (sorted by `FileKey`) holds the file of `e` at `level`.
-fn live_in(live: &[ManifestEntry], e: &ManifestEntry, level: i32) -> bool {
-    let wanted = (&*e.partition, e.bucket, level, &*e.file.file_name);
-    live.binary_search_by(|l| key(l).cmp(&wanted)).is_ok()
+/// Whether `live` (rows of `files` sorted by `FileKey`) holds the file of `e` at `level`.
+fn live_in(files: &DataFiles, live: &[EntryRow], e: ManifestEntry<'_>, level: i32) -> bool {
+    let wanted = (e.partition(), e.bucket(), level, e.file().file_name());
+    live.binary_search_by(|&l| key(files.entry(l)).cmp(&wanted))
+        .is_ok()
 }
 
 /// A file under a table root that nothing references.
@@ -411,11 +451,12 @@ pub struct OrphanIndexManifest {
 /// The file graph of one table root and all its branches.
 #[derive(Debug, Clone, Default)]
 pub struct RootFiles {
+    /// What the rows of its entries index: the analysis's file descriptions.
+    pub catalog: Rc<DataFiles>,
     /// Per branch name.
     pub branches: BTreeMap<String, BranchFiles>,
-    /// Names (data, changelog, extra files) referenced by any manifest entry of any holder
-    /// (the entries' own copies of the names, shared).
-    pub referenced: FastSet<Arc<str>>,
+    /// Names (data, changelog, extra files) referenced by any manifest entry of any holder.
+    pub referenced: ReferencedNames,
     /// Files under the root nothing references, by relative path.
     pub orphans: Vec<Orphan>,
     /// Unpublished commits reconstructed from orphan manifest lists.
@@ -434,6 +475,67 @@ pub struct RootFiles {
     pub external_outside: BTreeMap<String, BTreeSet<String>>,
     /// External data files found in the artifact (held roots), by artifact path.
     pub external_present: BTreeSet<String>,
+}
+
+/// The names of data, changelog and extra files that manifest entries of a root's holders
+/// reference: a bit per name of the catalog, and the extra files' names.
+#[derive(Debug, Clone, Default)]
+pub struct ReferencedNames {
+    /// Bit `i`: the catalog's name `i` is referenced.
+    names: Vec<u64>,
+    /// `_EXTRA_FILES` names.
+    extra: FastSet<Box<str>>,
+}
+
+impl ReferencedNames {
+    /// Records the name of `file` and its extra files; whether its name was new.
+    fn insert(&mut self, file: crate::paimon::manifest::DataFileMeta<'_>) -> bool {
+        let id = file.name_id() as usize;
+        let (word, bit) = (id / 64, 1u64 << (id % 64));
+        if self.names.len() <= word {
+            self.names.resize(word + 1, 0);
+        }
+        let Some(w) = self.names.get_mut(word) else {
+            return false;
+        };
+        if *w & bit != 0 {
+            return false;
+        }
+        *w |= bit;
+        for extra in file.extra_files() {
+            self.extra.insert(extra.clone());
+        }
+        true
+    }
+
+    /// Whether name `id` of the catalog is referenced.
+    fn has_id(&self, id: u32) -> bool {
+        let id = id as usize;
+        self.names
+            .get(id / 64)
+            .is_some_and(|w| w & (1u64 << (id % 64)) != 0)
+    }
+
+    /// Whether the name of `file` is referenced (as a file or an extra file).
+    pub fn contains_file(&self, file: crate::paimon::manifest::DataFileMeta<'_>) -> bool {
+        self.has_id(file.name_id()) || self.extra.contains(file.file_name())
+    }
+
+    /// Whether `name` is referenced; `id` is its id in the catalog, if it has one.
+    fn contains(&self, id: Option<u32>, name: &str) -> bool {
+        id.is_some_and(|id| self.has_id(id)) || self.extra.contains(name)
+    }
+}
+
+impl RootFiles {
+    /// Gives the graph and its branches the descriptions their rows index (what
+    /// [`ManifestStore::take_files`] returns once every root is resolved).
+    pub fn set_catalog(&mut self, files: &Rc<DataFiles>) {
+        self.catalog = Rc::clone(files);
+        for b in self.branches.values_mut() {
+            b.catalog = Rc::clone(files);
+        }
+    }
 }
 
 const META_DIRS: &[&str] = &[
@@ -560,7 +662,13 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
         for (id, cf) in &t.long_lived_changelogs {
             self.long_lived_changelog(branch, *id, &cf.snapshot, producer, &mut bf.dangling);
         }
-        live_between_ends(branch, earliest, &self.missing_external, &mut bf);
+        live_between_ends(
+            self.store.files(),
+            branch,
+            earliest,
+            &self.missing_external,
+            &mut bf,
+        );
         bf.dangling
             .sort_by(|a, b| (&a.holder, &a.file).cmp(&(&b.holder, &b.file)));
         bf.dangling
@@ -615,10 +723,11 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
             }
         }
         // Every file a retained snapshot adds or produces must exist.
-        self.check_files_exist(&holder, files.added(), "data file", &mut bf.dangling);
+        let added = files.delta.rows().filter(|r| r.kind() == FileKind::Add);
+        self.check_files_exist(&holder, added, "data file", &mut bf.dangling);
         self.check_files_exist(
             &holder,
-            files.changelog.iter(),
+            files.changelog.rows(),
             "changelog file",
             &mut bf.dangling,
         );
@@ -635,15 +744,15 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
         holder: &Holder,
         base: &Entries,
         dangling: &mut Vec<Dangling>,
-    ) -> Vec<ManifestEntry> {
+    ) -> Vec<EntryRow> {
         // The delta list was (or will be) resolved for the snapshot itself, dangling
         // references included: here only its entries are wanted.
         let delta = s.delta_manifest_list.as_deref().unwrap_or("");
         let delta = self
             .list(delta, holder, &mut Vec::new(), true)
             .unwrap_or_default();
-        let live = merge(base.iter().chain(delta.iter()));
-        self.check_files_exist(holder, live.iter(), "data file", dangling);
+        let live = merge(self.store.files(), base.rows().chain(delta.rows()));
+        self.check_files_exist(holder, live.iter().copied(), "data file", dangling);
         live
     }
 
@@ -662,8 +771,8 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
                 all.push(entries.unwrap_or_default());
             }
         }
-        let live = merge(all.iter().flatten());
-        self.check_files_exist(&holder, live.iter(), "data file", dangling);
+        let live = merge(self.store.files(), all.iter().flat_map(Entries::rows));
+        self.check_files_exist(&holder, live.iter().copied(), "data file", dangling);
         self.index_and_stats(s, &holder, dangling);
     }
 
@@ -697,7 +806,7 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
             if let Some(entries) = self.list(list, &holder, target, needed) {
                 if needed {
                     let adds = entries.adds();
-                    self.check_files_exist(&holder, adds.iter(), "file", dangling);
+                    self.check_files_exist(&holder, adds.rows(), "file", dangling);
                 }
             }
         }
@@ -806,12 +915,9 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
                 Ok(es) => {
                     if !self.walked.contains(name) {
                         self.referenced.meta.insert(name.to_string());
-                        for e in es.iter() {
-                            if self.out.referenced.insert(e.file.file_name.clone()) {
-                                for extra in e.file.extra_files() {
-                                    self.out.referenced.insert(Arc::from(&**extra));
-                                }
-                            }
+                        let files = self.store.files();
+                        for &row in es.iter() {
+                            self.out.referenced.insert(files.file(row.file_id()));
                         }
                         self.walked.insert(name.to_string());
                     }
@@ -837,15 +943,17 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
     /// `holder`: inside the table directory, its bucket directory; with an external path, the
     /// artifact's copy of the external root (§1.3). External files under a root the artifact
     /// does not hold are recorded in [`RootFiles::external_outside`] instead.
-    fn check_files_exist<'e>(
+    fn check_files_exist(
         &mut self,
         holder: &Holder,
-        entries: impl Iterator<Item = &'e ManifestEntry>,
+        rows: impl Iterator<Item = EntryRow>,
         kind: &'static str,
         dangling: &mut Vec<Dangling>,
     ) {
-        for e in entries {
-            if let Some(uri) = e.file.external_path() {
+        let files = self.store.files();
+        for row in rows {
+            let e = files.entry(row);
+            if let Some(uri) = e.file().external_path() {
                 match self.external.locate(self.artifact, uri) {
                     Located::Present(path) => {
                         self.out.external_present.insert(path);
@@ -877,9 +985,9 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
             let mut dirs = self
                 .out
                 .data_files_by_name
-                .dirs(&e.file.file_name)
+                .dirs(e.file().file_name())
                 .peekable();
-            let present = dirs.peek().is_some() && dirs.any(|dir| is_bucket_dir(dir, e.bucket));
+            let present = dirs.peek().is_some() && dirs.any(|dir| is_bucket_dir(dir, e.bucket()));
             if !present {
                 dangling.push(Dangling {
                     holder: holder.clone(),
@@ -970,7 +1078,14 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
                 (!self.referenced.stats.contains(name)).then_some(OrphanKind::Statistics)
             }
             _ if META_DIRS.contains(&first) || !rel.contains('/') => None,
-            _ if self.out.referenced.contains(name) || !in_bucket_dir(rel) => None,
+            _ if self
+                .out
+                .referenced
+                .contains(self.store.catalog.name_id(name), name)
+                || !in_bucket_dir(rel) =>
+            {
+                None
+            }
             // `index-file-in-data-file-dir` (§1.8): index files in bucket directories.
             _ if self.referenced.index.contains(name) => None,
             _ if self.index_in_bucket_dir && name.starts_with("index-") => Some(OrphanKind::Index),
@@ -1196,25 +1311,36 @@ impl BucketFiles {
     }
 }
 
-/// Merges entries in order: ADD puts a file, DELETE removes it (`FileEntry.mergeEntries`).
-pub fn merge<'a>(entries: impl Iterator<Item = &'a ManifestEntry>) -> Vec<ManifestEntry> {
-    let mut live: BTreeMap<FileKey, &ManifestEntry> = BTreeMap::new();
-    for e in entries {
-        match e.kind {
+/// Merges rows of `files` in order: ADD puts a file, DELETE removes it
+/// (`FileEntry.mergeEntries`). The live rows come sorted by the identifier of a file in a
+/// merge, `FileKey` (partition, bucket, level, name).
+///
+/// Equal identifiers are equal interned ids (see [`super::catalog`]), so the merge keys on
+/// four integers and only the survivors are sorted by their bytes.
+pub fn merge(files: &DataFiles, rows: impl Iterator<Item = EntryRow>) -> Vec<EntryRow> {
+    let id = |r: EntryRow| {
+        let f = files.file(r.file_id());
+        (r.partition_id(), r.bucket(), f.level(), f.name_id())
+    };
+    let mut live: foldhash::HashMap<(u32, i32, i32, u32), EntryRow> = Default::default();
+    for r in rows {
+        match r.kind() {
             FileKind::Add => {
-                live.insert(key(e), e);
+                live.insert(id(r), r);
             }
             FileKind::Delete => {
-                live.remove(&key(e));
+                live.remove(&id(r));
             }
         }
     }
-    live.into_values().cloned().collect()
+    let mut out: Vec<EntryRow> = live.into_values().collect();
+    out.sort_unstable_by(|&a, &b| key(files.entry(a)).cmp(&key(files.entry(b))));
+    out
 }
 
 /// How a missing data or changelog file inside the table directory is named in findings.
-fn dangling_path(e: &ManifestEntry) -> String {
-    format!("bucket-{}/{}", e.bucket, e.file.file_name)
+fn dangling_path(e: ManifestEntry<'_>) -> String {
+    format!("bucket-{}/{}", e.bucket(), e.file().file_name())
 }
 
 /// A missing data file is needed by every snapshot it is live in, not only by the ends of the
@@ -1222,6 +1348,7 @@ fn dangling_path(e: &ManifestEntry) -> String {
 /// when the earliest's live set needs it) up to the one whose delta deletes it. Adds those
 /// snapshots as holders (counted once per file by the findings).
 fn live_between_ends(
+    files: &DataFiles,
     branch: &str,
     earliest: Option<i64>,
     missing_external: &HashMap<String, String>,
@@ -1248,8 +1375,8 @@ fn live_between_ends(
         .collect();
     let mut extra = Vec::new();
     for (id, f) in &bf.snapshots {
-        for e in &f.delta {
-            let path = match e.file.external_path() {
+        for e in f.delta.iter(files) {
+            let path = match e.file().external_path() {
                 Some(uri) => match missing_external.get(uri) {
                     Some(p) => p.clone(),
                     None => continue,
@@ -1259,7 +1386,7 @@ fn live_between_ends(
             if !missing.contains(&path) {
                 continue;
             }
-            match e.kind {
+            match e.kind() {
                 FileKind::Add => {
                     live.insert(path);
                 }
@@ -1355,18 +1482,18 @@ pub fn writer_uuid(file_name: &str) -> Option<&str> {
 }
 
 /// The directory (relative to the root) holding a file of a manifest entry, if present.
-pub fn entry_dir(root_files: &RootFiles, root: &str, e: &ManifestEntry) -> Option<String> {
+pub fn entry_dir(root_files: &RootFiles, root: &str, e: ManifestEntry<'_>) -> Option<String> {
     root_files
         .data_files_by_name
-        .dirs(&e.file.file_name)
+        .dirs(e.file().file_name())
         .next()
         .map(|dir| relative_to(root, dir))
 }
 
 /// Sorted, deduplicated names.
-pub fn names<'a>(entries: impl Iterator<Item = &'a ManifestEntry>) -> Vec<String> {
+pub fn names<'a>(entries: impl Iterator<Item = ManifestEntry<'a>>) -> Vec<String> {
     entries
-        .map(|e| e.file.file_name.to_string())
+        .map(|e| e.file().file_name().to_string())
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect()
@@ -1378,43 +1505,81 @@ mod tests {
 
     #[test]
     fn the_latest_live_set_answers_by_partition_bucket_name_and_level() {
-        let file = |n: &str, l| crate::paimon::manifest::DataFileMeta::for_test(n, l, 0);
-        let e = |kind, p: &[u8], b, n: &str, l| ManifestEntry::for_test(kind, p, b, file(n, l));
+        use crate::timeline::catalog::rows_for_test;
         let (add, del) = (FileKind::Add, FileKind::Delete);
-        let history = [
-            e(add, b"p1", 0, "a", 0),
-            e(add, b"p1", 0, "b", 0),
-            e(add, b"p1", 1, "a", 0),
-            e(add, b"p2", 0, "c", 0),
+        let (files, history) = rows_for_test(&[
+            (add, b"p1", 0, "a", 0, 0),
+            (add, b"p1", 0, "b", 0, 0),
+            (add, b"p1", 1, "a", 0, 0),
+            (add, b"p2", 0, "c", 0, 0),
             // compaction upgrades b to level 3 under the same name, and c to level 1
-            e(del, b"p1", 0, "b", 0),
-            e(add, b"p1", 0, "b", 3),
-            e(del, b"p2", 0, "c", 0),
-            e(add, b"p2", 0, "c", 1),
-            e(add, b"p2", 0, "d", 5),
-            e(del, b"p1", 1, "a", 0),
-        ];
+            (del, b"p1", 0, "b", 0, 0),
+            (add, b"p1", 0, "b", 3, 0),
+            (del, b"p2", 0, "c", 0, 0),
+            (add, b"p2", 0, "c", 1, 0),
+            (add, b"p2", 0, "d", 5, 0),
+            (del, b"p1", 1, "a", 0, 0),
+        ]);
+        let live = merge(&files, history.iter().copied());
+        let keys: Vec<(&[u8], i32, i32, &str)> =
+            live.iter().map(|&r| key(files.entry(r))).collect();
+        assert_eq!(
+            keys,
+            [
+                (&b"p1"[..], 0, 0, "a"),
+                (b"p1", 0, 3, "b"),
+                (b"p2", 0, 1, "c"),
+                (b"p2", 0, 5, "d")
+            ],
+            "the live set, sorted by the identifier of a file in a merge"
+        );
         let b = BranchFiles {
-            live_latest: Some(merge(history.iter())),
+            catalog: files,
+            live_latest: Some(live),
             ..BranchFiles::default()
         };
-        let probe = |p: &[u8], bucket, n: &str| ManifestEntry::for_test(add, p, bucket, file(n, 0));
-        let answers = |p: &[u8], bucket, n: &str| {
-            let x = probe(p, bucket, n);
-            (b.live_at_latest(&x), b.live_at_level0(&x))
-        };
-        assert_eq!(answers(b"p1", 0, "a"), (Some(true), Some(true)));
-        assert_eq!(answers(b"p1", 0, "b"), (Some(true), Some(false)));
-        assert_eq!(answers(b"p1", 1, "a"), (Some(false), Some(false)));
-        assert_eq!(answers(b"p2", 0, "c"), (Some(true), Some(false)));
-        assert_eq!(answers(b"p2", 0, "d"), (Some(true), Some(false)));
-        assert_eq!(answers(b"p2", 0, "a"), (Some(false), Some(false)));
-        assert_eq!(answers(b"p3", 0, "a"), (Some(false), Some(false)));
-        assert_eq!(answers(b"p2", 1, "c"), (Some(false), Some(false)));
-        let unknown = BranchFiles::default();
-        let x = probe(b"p1", 0, "a");
+        // Probes from other files: compared by their fields.
+        let probes: [(&[u8], i32, &str); 8] = [
+            (b"p1", 0, "a"),
+            (b"p1", 0, "b"),
+            (b"p1", 1, "a"),
+            (b"p2", 0, "c"),
+            (b"p2", 0, "d"),
+            (b"p2", 0, "a"),
+            (b"p3", 0, "a"),
+            (b"p2", 1, "c"),
+        ];
+        let (probe_files, rows) = rows_for_test(
+            &probes
+                .iter()
+                .map(|&(p, bucket, n)| (add, p, bucket, n, 0, 0))
+                .collect::<Vec<_>>(),
+        );
+        let answers: Vec<(Option<bool>, Option<bool>)> = rows
+            .iter()
+            .map(|&r| {
+                let x = probe_files.entry(r);
+                (b.live_at_latest(x), b.live_at_level0(x))
+            })
+            .collect();
+        let (t, f) = (Some(true), Some(false));
         assert_eq!(
-            (unknown.live_at_latest(&x), unknown.live_at_level0(&x)),
+            answers,
+            [
+                (t, t),
+                (t, f),
+                (f, f),
+                (t, f),
+                (t, f),
+                (f, f),
+                (f, f),
+                (f, f)
+            ]
+        );
+        let unknown = BranchFiles::default();
+        let x = probe_files.entry(rows[0]);
+        assert_eq!(
+            (unknown.live_at_latest(x), unknown.live_at_level0(x)),
             (None, None)
         );
     }

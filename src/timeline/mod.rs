@@ -8,6 +8,7 @@
 //! [`groups`] groups snapshots into commits; [`files`] resolves their manifests into the file
 //! graph.
 
+pub mod catalog;
 pub mod entries;
 pub mod external;
 pub mod files;

@@ -30,7 +30,7 @@
 //! data files, half of its 1.09M manifest entries then waited, decoded, at the meeting point,
 //! 130 MB of the peak; `BENCHMARKS.md`, "The prefetch window".)
 
-use crate::paimon::manifest::ManifestEntry;
+use crate::paimon::manifest::Manifest;
 use crate::paimon::manifest_list::ManifestNames;
 
 /// A metadata file decoded ahead.
@@ -39,7 +39,7 @@ pub enum Decoded {
     /// A manifest list: its manifests' names.
     List(ManifestNames),
     /// A manifest: its entries.
-    Manifest(Vec<ManifestEntry>),
+    Manifest(Manifest),
 }
 
 impl Decoded {
@@ -60,7 +60,7 @@ impl Decoded {
     }
 
     /// The manifest's entries, if it was decoded as one.
-    pub fn into_manifest(self) -> Option<Vec<ManifestEntry>> {
+    pub fn into_manifest(self) -> Option<Manifest> {
         match self {
             Decoded::Manifest(entries) => Some(entries),
             Decoded::List(_) => None,
@@ -125,7 +125,7 @@ mod threaded {
     const LEAD: usize = 8;
 
     /// How many rows (manifest entries, manifest-list entries) the waiting results may hold
-    /// together before a helper waits: a decoded entry is ~200 bytes, so ~13 MB, a hundred
+    /// together before a helper waits: a decoded entry is ~160 bytes, so ~10 MB, a hundred
     /// manifests of a wide table ahead of the analysis.
     const MAX_WAITING_ROWS: usize = 1 << 16;
 

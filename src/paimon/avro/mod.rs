@@ -344,6 +344,37 @@ pub(crate) fn read_records<T>(
     spec: &'static RecordSpec,
     mut build: impl FnMut(Row<'_, '_>) -> Result<T>,
 ) -> Result<Vec<T>> {
+    let mut out: Vec<T> = Vec::new();
+    for_each_record(
+        bytes,
+        cache,
+        limits,
+        spec,
+        &mut out,
+        Vec::reserve,
+        |out, row| {
+            out.push(build(row)?);
+            Ok(())
+        },
+    )?;
+    Ok(out)
+}
+
+/// Reads every record of an Avro container file as `spec`, handing each to `each` with
+/// `out`; before each block, `reserve` is told at most how many records it holds (bounded by
+/// its bytes), to make room in `out`.
+///
+/// Errors carry `block N` / `record M` context (record numbers count from the start of the
+/// file); the caller adds the file name.
+pub(crate) fn for_each_record<S>(
+    bytes: &[u8],
+    cache: &mut AvroSchemaCache,
+    limits: &Limits,
+    spec: &'static RecordSpec,
+    out: &mut S,
+    reserve: impl Fn(&mut S, usize),
+    mut each: impl FnMut(&mut S, Row<'_, '_>) -> Result<()>,
+) -> Result<()> {
     let (schema, header) = container::read_header_raw(bytes)?;
     let AvroSchemaCache {
         plans,
@@ -352,7 +383,6 @@ pub(crate) fn read_records<T>(
     } = cache;
     let plan = plan_for(plans, compiled, spec, schema)?;
     let zero_width = plan.zero_width();
-    let mut out: Vec<T> = Vec::new();
     let mut record = 0u64;
     container::for_each_block(
         bytes,
@@ -370,19 +400,20 @@ pub(crate) fn read_records<T>(
             }
             let mut cur = Cursor::new(data);
             let mut slots: Vec<Slot<'_>> = vec![Slot::Absent; plan.slots()];
-            out.reserve(usize::try_from(count.min(data.len() as u64)).unwrap_or(0));
+            reserve(
+                out,
+                usize::try_from(count.min(data.len() as u64)).unwrap_or(0),
+            );
             for _ in 0..count {
                 for s in slots.iter_mut() {
                     *s = Slot::Absent;
                 }
-                let value = plan
-                    .decode(&mut cur, &mut slots)
-                    .and_then(|()| build(Row::new(&slots)))
+                plan.decode(&mut cur, &mut slots)
+                    .and_then(|()| each(out, Row::new(&slots)))
                     .map_err(|e| {
                         e.context(format!("record {record}"))
                             .context(format!("block {block}"))
                     })?;
-                out.push(value);
                 record += 1;
             }
             if !cur.is_empty() {
@@ -395,7 +426,7 @@ pub(crate) fn read_records<T>(
             Ok(())
         },
     )?;
-    Ok(out)
+    Ok(())
 }
 
 /// Test support: a tiny Avro writer, a schema-driven datum builder, and the real fixture

@@ -1,0 +1,817 @@
+//! Decoded manifest entries, stored flat (`paimon-format.md` §3.4).
+//!
+//! A wide table's manifests hold a million entries and half a million file descriptions, all
+//! alive while the file graph is judged. Held as objects (an `Arc` per description, a heap
+//! string per name, a boxed key pair), they were two thirds of the analysis's memory and
+//! three allocations each (`BENCHMARKS.md`, "Flat manifest entries"). Here every description
+//! is a fixed-size record in one vector, names and keys lie one after the other in one buffer
+//! each, and an entry is 16 bytes of indices into them: an [`EntryRow`].
+//!
+//! [`ManifestEntry`] and [`DataFileMeta`] are the views the rest of the code reads: a row with
+//! the [`DataFiles`] it indexes (`Copy`, no allocation), with accessors named as Paimon names
+//! the fields.
+
+use std::fmt;
+
+use crate::error::{Error, Result};
+
+use super::manifest::{FileKind, FileSource};
+
+/// One manifest entry as held: its kind and bucket, and its partition and file description
+/// as indices into the [`DataFiles`] it belongs to (read it through [`DataFiles::entry`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct EntryRow {
+    file: u32,
+    partition: u32,
+    bucket: i32,
+    kind: FileKind,
+}
+
+impl EntryRow {
+    /// `_KIND`.
+    pub fn kind(self) -> FileKind {
+        self.kind
+    }
+
+    /// `_BUCKET`.
+    pub fn bucket(self) -> i32 {
+        self.bucket
+    }
+
+    /// The file description's index in its [`DataFiles`].
+    pub fn file_id(self) -> u32 {
+        self.file
+    }
+
+    /// The partition's index in its [`DataFiles`].
+    pub fn partition_id(self) -> u32 {
+        self.partition
+    }
+
+    /// The row of an entry whose partition and description are `partition` and `file` of the
+    /// [`DataFiles`] it is held with.
+    pub fn new(kind: FileKind, partition: u32, bucket: i32, file: u32) -> EntryRow {
+        EntryRow {
+            file,
+            partition,
+            bucket,
+            kind,
+        }
+    }
+}
+
+/// A description's fixed-size fields; its name, keys and rare fields are indices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Record {
+    file_size: i64,
+    row_count: i64,
+    min_sequence_number: i64,
+    max_sequence_number: i64,
+    /// The name's index in [`DataFiles::names`].
+    name: u32,
+    level: i32,
+    /// Where `_MIN_KEY` starts in [`DataFiles::bytes`]; `_MAX_KEY` follows it.
+    keys_at: u32,
+    min_key_len: u32,
+    max_key_len: u32,
+    /// The low 30 bits: `0`, or the index + 1 of the record's [`Rare`] fields; the top two:
+    /// `_FILE_SOURCE` (see [`source_bits`]).
+    rare_and_source: u32,
+}
+
+const RARE_BITS: u32 = 30;
+const RARE_MASK: u32 = (1 << RARE_BITS) - 1;
+
+/// `_FILE_SOURCE` as two bits: `0` none (before 0.9), `1` APPEND, `2` COMPACT.
+fn source_bits(source: Option<FileSource>) -> u32 {
+    match source {
+        None => 0,
+        Some(FileSource::Append) => 1,
+        Some(FileSource::Compact) => 2,
+    }
+}
+
+impl Record {
+    fn file_source(&self) -> Option<FileSource> {
+        match self.rare_and_source >> RARE_BITS {
+            1 => Some(FileSource::Append),
+            2 => Some(FileSource::Compact),
+            _ => None,
+        }
+    }
+
+    fn rare(&self) -> u32 {
+        self.rare_and_source & RARE_MASK
+    }
+}
+
+/// What a view of an index no [`DataFiles`] holds reads (never reached: rows are only made by
+/// the owner of the files they index).
+static NO_RECORD: Record = Record {
+    file_size: 0,
+    row_count: 0,
+    min_sequence_number: 0,
+    max_sequence_number: 0,
+    name: u32::MAX,
+    level: 0,
+    keys_at: 0,
+    min_key_len: 0,
+    max_key_len: 0,
+    rare_and_source: 0,
+};
+
+/// The fields most files leave empty: `_EXTRA_FILES` and `_EXTERNAL_PATH`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Rare {
+    /// `_EXTRA_FILES`.
+    pub extra_files: Box<[Box<str>]>,
+    /// `_EXTERNAL_PATH`.
+    pub external_path: Option<Box<str>>,
+}
+
+impl Rare {
+    /// Whether neither field is set.
+    pub fn is_empty(&self) -> bool {
+        self.extra_files.is_empty() && self.external_path.is_none()
+    }
+}
+
+/// A description's fields, as decoded, to be added with [`DataFiles::push_file`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileFields<'a> {
+    /// `_FILE_NAME`.
+    pub file_name: &'a str,
+    /// `_FILE_SIZE`.
+    pub file_size: i64,
+    /// `_ROW_COUNT`.
+    pub row_count: i64,
+    /// `_MIN_KEY`.
+    pub min_key: &'a [u8],
+    /// `_MAX_KEY`.
+    pub max_key: &'a [u8],
+    /// `_MIN_SEQUENCE_NUMBER`.
+    pub min_sequence_number: i64,
+    /// `_MAX_SEQUENCE_NUMBER`.
+    pub max_sequence_number: i64,
+    /// `_LEVEL`.
+    pub level: i32,
+    /// `_FILE_SOURCE`.
+    pub file_source: Option<FileSource>,
+}
+
+/// Items in chunks of [`CHUNK_ITEMS`] that never move once pushed: growing never copies more
+/// than one chunk, so half a million descriptions never stand twice in memory while they grow
+/// (doubling one `Vec` did: `BENCHMARKS.md`, "Flat manifest entries").
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Chunks<T> {
+    chunks: Vec<Vec<T>>,
+    len: usize,
+}
+
+const CHUNK_ITEMS: usize = 1 << 14;
+
+impl<T> Default for Chunks<T> {
+    fn default() -> Self {
+        Chunks {
+            chunks: Vec::new(),
+            len: 0,
+        }
+    }
+}
+
+impl<T> Chunks<T> {
+    fn get(&self, i: usize) -> Option<&T> {
+        self.chunks.get(i / CHUNK_ITEMS)?.get(i % CHUNK_ITEMS)
+    }
+
+    /// Appends `item`; its index.
+    fn push(&mut self, item: T) -> usize {
+        match self.chunks.last_mut() {
+            Some(last) if last.len() < CHUNK_ITEMS => last.push(item),
+            _ => {
+                let mut chunk = Vec::with_capacity(16);
+                chunk.push(item);
+                self.chunks.push(chunk);
+            }
+        }
+        self.len += 1;
+        self.len - 1
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.chunks
+            .iter()
+            .map(|c| c.capacity() * std::mem::size_of::<T>())
+            .sum::<usize>()
+            + self.chunks.capacity() * std::mem::size_of::<Vec<T>>()
+    }
+
+    fn shrink_to_fit(&mut self) {
+        if let Some(last) = self.chunks.last_mut() {
+            last.shrink_to_fit();
+        }
+        self.chunks.shrink_to_fit();
+    }
+}
+
+/// Byte strings in chunks of [`CHUNK_BYTES`], found by their offset: a string never straddles
+/// two chunks (one longer than a chunk gets a chunk of its own, and the offsets it spans), so
+/// the offset's bits are a chunk and a place in it. As in [`Chunks`], nothing ever moves.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct ByteChunks {
+    /// Chunk `i` holds offsets `i * CHUNK_BYTES ..`; those a long string spans after its first
+    /// chunk are empty.
+    chunks: Vec<Vec<u8>>,
+}
+
+const CHUNK_BYTES: usize = 1 << 20;
+
+impl ByteChunks {
+    fn get(&self, at: u32, len: u32) -> &[u8] {
+        let (at, len) = (at as usize, len as usize);
+        let local = at % CHUNK_BYTES;
+        self.chunks
+            .get(at / CHUNK_BYTES)
+            .and_then(|c| c.get(local..local + len))
+            .unwrap_or(&[])
+    }
+
+    /// Appends the concatenation of `parts`; its offset. Fails past 4 GiB in all.
+    fn push(&mut self, parts: &[&[u8]], what: &str) -> Result<u32> {
+        let len: usize = parts.iter().map(|p| p.len()).sum();
+        let fits = self
+            .chunks
+            .last()
+            .is_some_and(|last| last.len() + len <= CHUNK_BYTES);
+        if !fits {
+            let first = self.chunks.len();
+            let spans = len.div_ceil(CHUNK_BYTES).max(1);
+            offset((first + spans) * CHUNK_BYTES, what)?;
+            let mut chunk = Vec::with_capacity(len.clamp(256, CHUNK_BYTES));
+            for p in parts {
+                chunk.extend_from_slice(p);
+            }
+            self.chunks.push(chunk);
+            // The offsets a long string spans: no other string starts there.
+            for _ in 1..spans {
+                self.chunks.push(Vec::new());
+            }
+            if spans > 1 {
+                self.chunks.push(Vec::new());
+            }
+            return offset(first * CHUNK_BYTES, what);
+        }
+        let base = (self.chunks.len() - 1) * CHUNK_BYTES;
+        let Some(last) = self.chunks.last_mut() else {
+            return offset(0, what);
+        };
+        let start = offset(base + last.len(), what)?;
+        for p in parts {
+            last.extend_from_slice(p);
+        }
+        Ok(start)
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.chunks.iter().map(Vec::capacity).sum::<usize>()
+            + self.chunks.capacity() * std::mem::size_of::<Vec<u8>>()
+    }
+
+    fn shrink_to_fit(&mut self) {
+        if let Some(last) = self.chunks.last_mut() {
+            last.shrink_to_fit();
+        }
+        self.chunks.shrink_to_fit();
+    }
+}
+
+/// Byte strings one after the other, each found by its index (the few partitions).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Blobs {
+    bytes: Vec<u8>,
+    /// Where each ends in `bytes`.
+    ends: Vec<u32>,
+}
+
+impl Blobs {
+    fn get(&self, i: u32) -> &[u8] {
+        let i = i as usize;
+        let end = self.ends.get(i).map_or(0, |&e| e as usize);
+        let start = match i.checked_sub(1) {
+            Some(prev) => self.ends.get(prev).map_or(end, |&e| e as usize),
+            None => 0,
+        };
+        self.bytes.get(start..end).unwrap_or(&[])
+    }
+
+    /// Adds `bytes`; its index. Fails past 4 GiB in all.
+    fn push(&mut self, bytes: &[u8], what: &str) -> Result<u32> {
+        let end = offset(self.bytes.len() + bytes.len(), what)?;
+        let index = offset(self.ends.len(), what)?;
+        self.bytes.extend_from_slice(bytes);
+        self.ends.push(end);
+        Ok(index)
+    }
+
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.bytes.capacity() + self.ends.capacity() * 4
+    }
+
+    fn shrink_to_fit(&mut self) {
+        self.bytes.shrink_to_fit();
+        self.ends.shrink_to_fit();
+    }
+}
+
+/// `n` as a `u32` index or offset, or an error naming what outgrew 4 GiB (or 4 Gi items).
+fn offset(n: usize, what: &str) -> Result<u32> {
+    u32::try_from(n).map_err(|_| {
+        Error::limit(
+            "max-total-bytes",
+            format!("the decoded {what} outgrow 4 GiB, more than one analysis holds"),
+        )
+    })
+}
+
+/// File descriptions, names, keys and partitions of manifest entries, stored flat; the
+/// [`EntryRow`]s of the entries index them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DataFiles {
+    records: Chunks<Record>,
+    /// Per name: where it starts in `bytes`, and its length.
+    names: Chunks<(u32, u32)>,
+    /// Names and keys.
+    bytes: ByteChunks,
+    partitions: Blobs,
+    rare: Vec<Rare>,
+}
+
+impl DataFiles {
+    /// No files.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The entry `row` (a row of these files).
+    pub fn entry(&self, row: EntryRow) -> ManifestEntry<'_> {
+        ManifestEntry { row, files: self }
+    }
+
+    /// The description at index `id`.
+    pub fn file(&self, id: u32) -> DataFileMeta<'_> {
+        DataFileMeta {
+            id,
+            record: self.records.get(id as usize).unwrap_or(&NO_RECORD),
+            files: self,
+        }
+    }
+
+    /// The name at index `id` (an index [`DataFiles::push_name`] gave).
+    pub fn name(&self, id: u32) -> &str {
+        let bytes = self
+            .names
+            .get(id as usize)
+            .map_or(&[][..], |&(at, len)| self.bytes.get(at, len));
+        std::str::from_utf8(bytes).unwrap_or_default()
+    }
+
+    /// The partition at index `id` (an index [`DataFiles::push_partition`] gave).
+    pub fn partition(&self, id: u32) -> &[u8] {
+        self.partitions.get(id)
+    }
+
+    /// How many descriptions there are.
+    pub fn files_len(&self) -> usize {
+        self.records.len
+    }
+
+    /// How many names there are.
+    pub fn names_len(&self) -> usize {
+        self.names.len
+    }
+
+    /// How many partitions there are.
+    pub fn partitions_len(&self) -> usize {
+        self.partitions.len()
+    }
+
+    /// Adds a name; its index.
+    pub fn push_name(&mut self, name: &str) -> Result<u32> {
+        let len = offset(name.len(), "file names")?;
+        offset(self.names.len, "file names")?;
+        let at = self.bytes.push(&[name.as_bytes()], "file names and keys")?;
+        offset(self.names.push((at, len)), "file names")
+    }
+
+    /// Adds a partition's bytes; its index.
+    pub fn push_partition(&mut self, partition: &[u8]) -> Result<u32> {
+        self.partitions.push(partition, "partitions")
+    }
+
+    /// Adds a description whose name is the name at index `name`; its index.
+    pub fn push_file(&mut self, name: u32, f: &FileFields<'_>, rare: Rare) -> Result<u32> {
+        let min_key_len = offset(f.min_key.len(), "keys")?;
+        let max_key_len = offset(f.max_key.len(), "keys")?;
+        offset(self.records.len, "file descriptions")?;
+        let rare = if rare.is_empty() {
+            0
+        } else {
+            let index = offset(self.rare.len() + 1, "file descriptions")?;
+            if index > RARE_MASK {
+                return Err(Error::limit(
+                    "max-total-entries",
+                    "more than 2^30 files with extra files or external paths",
+                ));
+            }
+            self.rare.push(rare);
+            index
+        };
+        let keys_at = self
+            .bytes
+            .push(&[f.min_key, f.max_key], "file names and keys")?;
+        let id = self.records.push(Record {
+            file_size: f.file_size,
+            row_count: f.row_count,
+            min_sequence_number: f.min_sequence_number,
+            max_sequence_number: f.max_sequence_number,
+            name,
+            level: f.level,
+            keys_at,
+            min_key_len,
+            max_key_len,
+            rare_and_source: rare | (source_bits(f.file_source) << RARE_BITS),
+        });
+        offset(id, "file descriptions")
+    }
+
+    /// Bytes held on the heap (capacity, not length).
+    pub fn heap_bytes(&self) -> usize {
+        self.records.heap_bytes()
+            + self.names.heap_bytes()
+            + self.bytes.heap_bytes()
+            + self.partitions.heap_bytes()
+            + self.rare.capacity() * std::mem::size_of::<Rare>()
+    }
+
+    /// Drops spare capacity (the files are complete).
+    pub fn shrink_to_fit(&mut self) {
+        self.records.shrink_to_fit();
+        self.names.shrink_to_fit();
+        self.bytes.shrink_to_fit();
+        self.partitions.shrink_to_fit();
+        self.rare.shrink_to_fit();
+    }
+
+    /// The keys of record `r`.
+    fn keys_of(&self, r: &Record) -> (&[u8], &[u8]) {
+        let both = self
+            .bytes
+            .get(r.keys_at, r.min_key_len.saturating_add(r.max_key_len));
+        both.split_at_checked(r.min_key_len as usize)
+            .unwrap_or((&[], &[]))
+    }
+
+    fn rare_of(&self, r: &Record) -> Option<&Rare> {
+        r.rare()
+            .checked_sub(1)
+            .and_then(|i| self.rare.get(i as usize))
+    }
+}
+
+/// A manifest entry: a row read through the [`DataFiles`] it indexes.
+#[derive(Clone, Copy)]
+pub struct ManifestEntry<'a> {
+    row: EntryRow,
+    files: &'a DataFiles,
+}
+
+impl<'a> ManifestEntry<'a> {
+    /// `_KIND`.
+    pub fn kind(&self) -> FileKind {
+        self.row.kind
+    }
+
+    /// `_BUCKET` (−2 = postpone bucket).
+    pub fn bucket(&self) -> i32 {
+        self.row.bucket
+    }
+
+    /// `_PARTITION`: serialized BinaryRow (4-byte big-endian arity prefix); see
+    /// [`crate::paimon::binary_row`].
+    pub fn partition(&self) -> &'a [u8] {
+        self.files.partition(self.row.partition)
+    }
+
+    /// `_FILE`.
+    pub fn file(&self) -> DataFileMeta<'a> {
+        self.files.file(self.row.file)
+    }
+
+    /// The row it reads.
+    pub fn row(&self) -> EntryRow {
+        self.row
+    }
+}
+
+impl PartialEq for ManifestEntry<'_> {
+    /// The same fields (whichever files hold them).
+    fn eq(&self, other: &Self) -> bool {
+        self.kind() == other.kind()
+            && self.bucket() == other.bucket()
+            && self.partition() == other.partition()
+            && self.file() == other.file()
+    }
+}
+
+impl Eq for ManifestEntry<'_> {}
+
+impl fmt::Debug for ManifestEntry<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ManifestEntry")
+            .field("kind", &self.kind())
+            .field("partition", &self.partition())
+            .field("bucket", &self.bucket())
+            .field("file", &self.file())
+            .finish()
+    }
+}
+
+/// A data or changelog file as recorded in a manifest (`_FILE`): the fields the checks read.
+/// The rest of `_FILE` (`_SCHEMA_ID`, `_CREATION_TIME`, `_DELETE_ROW_COUNT`,
+/// `_EMBEDDED_FILE_INDEX`, `_VALUE_STATS_COLS`, `_FIRST_ROW_ID`, `_WRITE_COLS`) is validated
+/// while decoding but not kept.
+#[derive(Clone, Copy)]
+pub struct DataFileMeta<'a> {
+    id: u32,
+    record: &'a Record,
+    files: &'a DataFiles,
+}
+
+impl<'a> DataFileMeta<'a> {
+    /// `_FILE_NAME`: the name inside the bucket directory.
+    pub fn file_name(&self) -> &'a str {
+        self.files.name(self.record.name)
+    }
+
+    /// The name's index in its [`DataFiles`]: equal for equal names of one interned set of
+    /// files (see `timeline::catalog`).
+    pub fn name_id(&self) -> u32 {
+        self.record.name
+    }
+
+    /// The description's index in its [`DataFiles`].
+    pub fn id(&self) -> u32 {
+        self.id
+    }
+
+    /// `_FILE_SIZE` in bytes.
+    pub fn file_size(&self) -> i64 {
+        self.record.file_size
+    }
+
+    /// `_ROW_COUNT`: rows including deletes.
+    pub fn row_count(&self) -> i64 {
+        self.record.row_count
+    }
+
+    /// `_MIN_SEQUENCE_NUMBER`.
+    pub fn min_sequence_number(&self) -> i64 {
+        self.record.min_sequence_number
+    }
+
+    /// `_MAX_SEQUENCE_NUMBER`.
+    pub fn max_sequence_number(&self) -> i64 {
+        self.record.max_sequence_number
+    }
+
+    /// `_LEVEL`: LSM level (0 for new and append files).
+    pub fn level(&self) -> i32 {
+        self.record.level
+    }
+
+    /// `_FILE_SOURCE` (0.9+).
+    pub fn file_source(&self) -> Option<FileSource> {
+        self.record.file_source()
+    }
+
+    /// `_MIN_KEY`: serialized BinaryRow of the smallest key.
+    pub fn min_key(&self) -> &'a [u8] {
+        self.files.keys_of(self.record).0
+    }
+
+    /// `_MAX_KEY`: serialized BinaryRow of the largest key.
+    pub fn max_key(&self) -> &'a [u8] {
+        self.files.keys_of(self.record).1
+    }
+
+    /// `_EXTRA_FILES`: sibling files (e.g. `*.index`).
+    pub fn extra_files(&self) -> &'a [Box<str>] {
+        self.files
+            .rare_of(self.record)
+            .map_or(&[], |r| &r.extra_files)
+    }
+
+    /// `_EXTERNAL_PATH` (1.0+): absolute path when written outside the table directory.
+    pub fn external_path(&self) -> Option<&'a str> {
+        self.files
+            .rare_of(self.record)
+            .and_then(|r| r.external_path.as_deref())
+    }
+
+    /// The fields, as [`DataFiles::push_file`] takes them.
+    pub fn fields(&self) -> FileFields<'a> {
+        FileFields {
+            file_name: self.file_name(),
+            file_size: self.file_size(),
+            row_count: self.row_count(),
+            min_key: self.min_key(),
+            max_key: self.max_key(),
+            min_sequence_number: self.min_sequence_number(),
+            max_sequence_number: self.max_sequence_number(),
+            level: self.level(),
+            file_source: self.file_source(),
+        }
+    }
+
+    /// The rare fields, if any is set.
+    pub fn rare(&self) -> Option<&'a Rare> {
+        self.files.rare_of(self.record)
+    }
+}
+
+impl PartialEq for DataFileMeta<'_> {
+    /// The same fields (whichever files hold them).
+    fn eq(&self, other: &Self) -> bool {
+        self.fields() == other.fields() && self.rare() == other.rare()
+    }
+}
+
+impl Eq for DataFileMeta<'_> {}
+
+impl fmt::Debug for DataFileMeta<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DataFileMeta")
+            .field("fields", &self.fields())
+            .field("rare", &self.rare())
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields<'a>(name: &'a str, min: &'a [u8], max: &'a [u8]) -> FileFields<'a> {
+        FileFields {
+            file_name: name,
+            file_size: 10,
+            row_count: 2,
+            min_key: min,
+            max_key: max,
+            min_sequence_number: 3,
+            max_sequence_number: 4,
+            level: 1,
+            file_source: Some(FileSource::Compact),
+        }
+    }
+
+    #[test]
+    fn each_description_reads_back_its_own_fields() {
+        let mut files = DataFiles::new();
+        let a = files.push_name("data-a.parquet").unwrap();
+        let b = files.push_name("data-b.parquet").unwrap();
+        let p = files.push_partition(&[0, 0, 0, 1, 9]).unwrap();
+        let fa = files
+            .push_file(
+                a,
+                &fields("data-a.parquet", &[1, 2], &[3, 4, 5]),
+                Rare::default(),
+            )
+            .unwrap();
+        let rare = Rare {
+            extra_files: vec!["x.index".into()].into(),
+            external_path: Some("s3://b/data-b.parquet".into()),
+        };
+        let fb = files
+            .push_file(b, &fields("data-b.parquet", &[], &[7]), rare.clone())
+            .unwrap();
+        let e = files.entry(EntryRow::new(FileKind::Delete, p, 3, fa));
+        assert_eq!(
+            (e.kind(), e.bucket(), e.partition()),
+            (FileKind::Delete, 3, &[0u8, 0, 0, 1, 9][..])
+        );
+        let f = e.file();
+        assert_eq!(f.file_name(), "data-a.parquet");
+        assert_eq!(
+            (f.min_key(), f.max_key()),
+            (&[1u8, 2][..], &[3u8, 4, 5][..])
+        );
+        assert_eq!(f.extra_files().len(), 0);
+        assert_eq!(f.external_path(), None);
+        let g = files.file(fb);
+        assert_eq!(g.file_name(), "data-b.parquet");
+        // The last record's keys end where the buffer does.
+        assert_eq!((g.min_key(), g.max_key()), (&[][..], &[7u8][..]));
+        assert_eq!(g.rare(), Some(&rare));
+        assert_eq!(g.external_path(), Some("s3://b/data-b.parquet"));
+        assert_eq!((g.file_size(), g.row_count(), g.level()), (10, 2, 1));
+        assert_eq!(
+            (
+                g.min_sequence_number(),
+                g.max_sequence_number(),
+                g.file_source()
+            ),
+            (3, 4, Some(FileSource::Compact))
+        );
+        assert_ne!(files.file(fa), g);
+    }
+
+    #[test]
+    fn views_compare_by_content_across_files() {
+        let build = |extra: &str| {
+            let mut files = DataFiles::new();
+            files.push_name(extra).unwrap(); // shifts the indices
+            let n = files.push_name("data-a.parquet").unwrap();
+            let p = files.push_partition(&[1]).unwrap();
+            let f = files
+                .push_file(n, &fields("data-a.parquet", &[1], &[2]), Rare::default())
+                .unwrap();
+            (files, EntryRow::new(FileKind::Add, p, 0, f))
+        };
+        let (one, a) = build("x");
+        let (two, b) = build("longer name");
+        assert_eq!(one.entry(a), two.entry(b));
+        assert_ne!(
+            one.entry(a),
+            two.entry(EntryRow::new(FileKind::Delete, 0, 0, 0))
+        );
+    }
+
+    /// Strings never straddle chunks, however long; each reads back whole, and a long one
+    /// takes its chunk alone.
+    #[test]
+    fn byte_chunks_hold_strings_of_any_length() {
+        let mut b = ByteChunks::default();
+        let lens = [
+            10,
+            CHUNK_BYTES - 20,
+            15, // does not fit the first chunk's tail
+            CHUNK_BYTES * 2 + 3,
+            1,
+            CHUNK_BYTES,
+            0,
+            7,
+        ];
+        let mut at = Vec::new();
+        for (i, &len) in lens.iter().enumerate() {
+            let bytes = vec![i as u8; len];
+            let (one, two) = bytes.split_at(len / 2);
+            at.push(b.push(&[one, two], "test").unwrap());
+        }
+        for (i, (&len, &start)) in lens.iter().zip(&at).enumerate() {
+            let got = b.get(start, len as u32);
+            assert_eq!(got.len(), len, "string {i}");
+            assert!(got.iter().all(|&x| x == i as u8), "string {i}");
+        }
+        assert_eq!(at[0], 0);
+        assert_eq!(
+            at[2] as usize, CHUNK_BYTES,
+            "a string that does not fit starts a chunk"
+        );
+        assert_eq!(at[3] as usize, 2 * CHUNK_BYTES);
+        assert_eq!(
+            at[4] as usize,
+            5 * CHUNK_BYTES,
+            "nothing shares a long string's chunks"
+        );
+        let tail = (CHUNK_BYTES - 5) as u32;
+        assert_eq!(
+            b.get(tail, 30),
+            &[] as &[u8],
+            "past a chunk's end reads nothing"
+        );
+    }
+
+    #[test]
+    fn chunks_index_past_a_chunk() {
+        let mut c = Chunks::default();
+        for i in 0..(CHUNK_ITEMS * 2 + 5) {
+            assert_eq!(c.push(i), i);
+        }
+        assert_eq!(c.chunks.len(), 3);
+        for i in [0, CHUNK_ITEMS - 1, CHUNK_ITEMS, 2 * CHUNK_ITEMS + 4] {
+            assert_eq!(c.get(i), Some(&i));
+        }
+        assert_eq!(c.get(2 * CHUNK_ITEMS + 5), None);
+    }
+
+    #[test]
+    fn a_row_is_sixteen_bytes() {
+        assert_eq!(std::mem::size_of::<EntryRow>(), 16);
+        assert!(std::mem::size_of::<Record>() <= 56);
+    }
+}

@@ -1,0 +1,294 @@
+//! One copy of every partition, file name and file description an analysis decodes from
+//! manifests (`paimon-format.md` §3.4, §3.8).
+//!
+//! A file's ADD, its DELETE and the copies a manifest merge rewrites describe it alike, so the
+//! [`Catalog`] interns each decoded [`Manifest`] into one set of [`DataFiles`]: its rows come
+//! back indexing the shared descriptions (on a 472k-file table, 1.09M entries hold 630k
+//! distinct descriptions of 472k names; `BENCHMARKS.md`, "Flat manifest entries"). Equal names
+//! get equal name ids, equal partitions equal partition ids, so the identifier of a file in a
+//! merge (`FileEntry.Identifier`: partition, bucket, level, name) compares as four integers.
+
+use crate::error::Result;
+use crate::paimon::manifest::{DataFileMeta, DataFiles, EntryRow, Manifest};
+
+/// The analysis's [`DataFiles`], and the indices that intern into them.
+#[derive(Debug, Default)]
+pub struct Catalog {
+    files: DataFiles,
+    /// Each name's id, by hash: see [`NameIndex`].
+    names: NameIndex,
+    /// Per name id, the description interned last for it.
+    last_of_name: Vec<u32>,
+    /// Each partition's id.
+    partitions: foldhash::HashMap<Box<[u8]>, u32>,
+}
+
+impl Catalog {
+    /// An empty catalog.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// What has been interned so far.
+    pub fn files(&self) -> &DataFiles {
+        &self.files
+    }
+
+    /// The files, complete (the indices that interned them are dropped).
+    pub fn into_files(self) -> DataFiles {
+        let mut files = self.files;
+        files.shrink_to_fit();
+        files
+    }
+
+    /// The id of the file name `name`, if a manifest named it.
+    pub fn name_id(&self, name: &str) -> Option<u32> {
+        self.names.find(name, &self.files)
+    }
+
+    /// The rows of `manifest`, each now indexing this catalog's copy of its partition and
+    /// description: the description kept for its name when equal, else a new one, which is
+    /// kept for the name from then on (a file a compaction moves to another level keeps its
+    /// name; its later copies describe the new level).
+    pub fn intern(&mut self, manifest: &Manifest) -> Result<Vec<EntryRow>> {
+        let local = manifest.files();
+        let mut partitions: Vec<Option<u32>> = vec![None; local.partitions_len()];
+        let mut rows = Vec::with_capacity(manifest.len());
+        for &row in manifest.rows() {
+            let p = row.partition_id();
+            let partition = match partitions.get(p as usize).copied().flatten() {
+                Some(id) => id,
+                None => {
+                    let id = self.partition(local.partition(p))?;
+                    if let Some(slot) = partitions.get_mut(p as usize) {
+                        *slot = Some(id);
+                    }
+                    id
+                }
+            };
+            let file = self.file(local.file(row.file_id()))?;
+            rows.push(EntryRow::new(row.kind(), partition, row.bucket(), file));
+        }
+        Ok(rows)
+    }
+
+    /// The id of `bytes` as a partition.
+    fn partition(&mut self, bytes: &[u8]) -> Result<u32> {
+        if let Some(&id) = self.partitions.get(bytes) {
+            return Ok(id);
+        }
+        let id = self.files.push_partition(bytes)?;
+        self.partitions.insert(bytes.into(), id);
+        Ok(id)
+    }
+
+    /// The id of the description equal to `file`, added when there is none.
+    fn file(&mut self, file: DataFileMeta<'_>) -> Result<u32> {
+        let fields = file.fields();
+        let rare = file.rare();
+        let name = match self.names.find(fields.file_name, &self.files) {
+            Some(name) => {
+                let last = self.last_of_name.get(name as usize).copied();
+                if let Some(last) = last {
+                    let kept = self.files.file(last);
+                    if kept.fields() == fields && kept.rare() == rare {
+                        return Ok(last);
+                    }
+                }
+                name
+            }
+            None => {
+                let name = self.files.push_name(fields.file_name)?;
+                self.names.insert(name, &self.files);
+                self.last_of_name.push(u32::MAX);
+                name
+            }
+        };
+        let id = self
+            .files
+            .push_file(name, &fields, rare.cloned().unwrap_or_default())?;
+        if let Some(last) = self.last_of_name.get_mut(name as usize) {
+            *last = id;
+        }
+        Ok(id)
+    }
+}
+
+/// The name ids of a [`DataFiles`], by name: an open-addressed table (linear probing, at most
+/// half full) of `(high half of the name's hash, id + 1)`, `0` marking a free slot. The hasher
+/// is randomly seeded per run (a hostile artifact cannot choose names that collide).
+#[derive(Debug, Default)]
+struct NameIndex {
+    slots: Vec<(u32, u32)>,
+    len: usize,
+    hasher: foldhash::fast::RandomState,
+}
+
+impl NameIndex {
+    fn find(&self, name: &str, files: &DataFiles) -> Option<u32> {
+        use std::hash::BuildHasher;
+        let mask = self.slots.len().checked_sub(1)?;
+        let hash = self.hasher.hash_one(name);
+        let high = (hash >> 32) as u32;
+        let mut slot = hash as usize & mask;
+        loop {
+            let &(h, id) = self.slots.get(slot)?;
+            if id == 0 {
+                return None;
+            }
+            if h == high && files.name(id - 1) == name {
+                return Some(id - 1);
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    /// Adds name `id` (not yet in the table).
+    fn insert(&mut self, id: u32, files: &DataFiles) {
+        if (self.len + 1) * 2 > self.slots.len() {
+            self.grow(files);
+        }
+        self.place(id, files);
+        self.len += 1;
+    }
+
+    fn place(&mut self, id: u32, files: &DataFiles) {
+        use std::hash::BuildHasher;
+        let mask = self.slots.len().wrapping_sub(1);
+        let hash = self.hasher.hash_one(files.name(id));
+        let mut slot = hash as usize & mask;
+        while self.slots.get(slot).is_some_and(|&(_, f)| f != 0) {
+            slot = (slot + 1) & mask;
+        }
+        if let Some(free) = self.slots.get_mut(slot) {
+            *free = ((hash >> 32) as u32, id.saturating_add(1));
+        }
+    }
+
+    fn grow(&mut self, files: &DataFiles) {
+        let size = (self.slots.len() * 2).max(64);
+        let old = std::mem::replace(&mut self.slots, vec![(0, 0); size]);
+        for (_, id) in old {
+            if id != 0 {
+                self.place(id - 1, files);
+            }
+        }
+    }
+}
+
+/// A test's manifest entry: `(kind, partition, bucket, name, level, rows)`.
+#[cfg(test)]
+pub(crate) type TestEntry<'a> = (
+    crate::paimon::manifest::FileKind,
+    &'a [u8],
+    i32,
+    &'a str,
+    i32,
+    i64,
+);
+
+/// Rows over their own catalog, for the unit tests of what reads entries: each entry interned
+/// as a manifest's entry would be.
+#[cfg(test)]
+pub(crate) fn rows_for_test(entries: &[TestEntry<'_>]) -> (std::rc::Rc<DataFiles>, Vec<EntryRow>) {
+    let mut catalog = Catalog::new();
+    let rows = catalog
+        .intern(&manifest_for_test(entries))
+        .unwrap_or_default();
+    (std::rc::Rc::new(catalog.into_files()), rows)
+}
+
+/// A manifest of these entries (sizes 100, no keys).
+#[cfg(test)]
+pub(crate) fn manifest_for_test(entries: &[TestEntry<'_>]) -> Manifest {
+    let mut m = Manifest::default();
+    for &(kind, partition, bucket, name, level, row_count) in entries {
+        let file = crate::paimon::manifest::FileFields {
+            file_name: name,
+            file_size: 100,
+            row_count,
+            min_key: &[],
+            max_key: &[],
+            min_sequence_number: 0,
+            max_sequence_number: 0,
+            level,
+            file_source: None,
+        };
+        let pushed = m.push(kind, partition, bucket, &file, Default::default());
+        assert!(pushed.is_ok(), "{pushed:?}");
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::paimon::manifest::FileKind::{Add, Delete};
+
+    #[test]
+    fn one_description_per_file_and_level_is_kept() {
+        let mut catalog = Catalog::new();
+        let mut intern = |kind, level, rows| {
+            let m = manifest_for_test(&[(kind, &[0, 0, 0, 0], 1, "data-a.parquet", level, rows)]);
+            catalog.intern(&m).unwrap()[0]
+        };
+        let add = intern(Add, 0, 5);
+        let copy = intern(Add, 0, 5); // a manifest merge's copy
+        let delete = intern(Delete, 0, 5);
+        assert_eq!(
+            (add.file_id(), copy.file_id()),
+            (delete.file_id(), delete.file_id())
+        );
+        assert_eq!(add.partition_id(), delete.partition_id());
+        assert_eq!(delete.kind(), Delete);
+        // Compacted to level 1 under the same name: its own description, the name shared.
+        let upgraded = intern(Add, 1, 5);
+        assert_ne!(add.file_id(), upgraded.file_id());
+        // Later copies describe the new level, shared; another value is never taken for equal.
+        let later = intern(Delete, 1, 5);
+        assert_eq!(upgraded.file_id(), later.file_id());
+        let other_rows = intern(Add, 1, 6);
+        assert_ne!(other_rows.file_id(), later.file_id());
+        let files = catalog.files();
+        assert_eq!(files.file(other_rows.file_id()).row_count(), 6);
+        assert_eq!(files.file(add.file_id()).row_count(), 5);
+        assert_eq!(files.file(upgraded.file_id()).level(), 1);
+        let names: Vec<u32> = [add, upgraded, other_rows]
+            .iter()
+            .map(|r| files.file(r.file_id()).name_id())
+            .collect();
+        assert_eq!(names, [0, 0, 0]);
+        assert_eq!(files.names_len(), 1);
+        assert_eq!(catalog.name_id("data-a.parquet"), Some(0));
+        assert_eq!(catalog.name_id("data-b.parquet"), None);
+    }
+
+    #[test]
+    fn interned_entries_read_as_decoded() {
+        let names: Vec<String> = (0..150).map(|n| format!("f-{n}")).collect();
+        let entries: Vec<TestEntry<'_>> = (0..300)
+            .map(|i| {
+                let p: &[u8] = if i % 3 == 0 { &[1] } else { &[2, 2] };
+                // Each name's description alike where it repeats (level and rows by name).
+                let n = i % 150;
+                let kind = if i % 2 == 0 { Add } else { Delete };
+                (kind, p, i % 7, names[n as usize].as_str(), n % 4, n as i64)
+            })
+            .collect();
+        let m = manifest_for_test(&entries);
+        let mut catalog = Catalog::new();
+        let first = catalog.intern(&m).unwrap();
+        let again = catalog.intern(&m).unwrap();
+        assert_eq!(first, again, "a second copy interns to the same rows");
+        let files = catalog.files();
+        let read: Vec<_> = first.iter().map(|&r| files.entry(r)).collect();
+        let decoded: Vec<_> = m.entries().collect();
+        assert_eq!(read, decoded);
+        assert_eq!(files.names_len(), 150);
+        assert_eq!(files.partitions_len(), 2);
+        for (i, name) in (0..150).map(|i| (i, format!("f-{i}"))) {
+            let id = catalog.name_id(&name).unwrap();
+            assert_eq!(files.name(id), name, "{i}");
+        }
+    }
+}
