@@ -17,15 +17,26 @@ use crate::error::{Error, Result};
 
 use super::manifest::{FileKind, FileSource};
 
-/// One manifest entry as held: its kind and bucket, and its partition and file description
-/// as indices into the [`DataFiles`] it belongs to (read it through [`DataFiles::entry`]).
+/// One manifest entry as held: its kind, bucket and level, and its partition and file
+/// description as indices into the [`DataFiles`] it belongs to (read it through
+/// [`DataFiles::entry`]).
+///
+/// The level is the entry's, not the description's: a compaction that moves a file to another
+/// level under the same name (an upgrade) writes a DELETE and an ADD that differ only in it,
+/// and a wide table has a third as many upgrades as files (`BENCHMARKS.md`, "Flat manifest
+/// entries"). A level that does not fit in 16 bits stays in the description.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct EntryRow {
     file: u32,
     partition: u32,
     bucket: i32,
     kind: FileKind,
+    /// `_LEVEL`, or [`LEVEL_OF_FILE`].
+    level: i16,
 }
+
+/// [`EntryRow::level`]: the level is the description's.
+const LEVEL_OF_FILE: i16 = i16::MIN;
 
 impl EntryRow {
     /// `_KIND`.
@@ -48,15 +59,25 @@ impl EntryRow {
         self.partition
     }
 
-    /// The row of an entry whose partition and description are `partition` and `file` of the
-    /// [`DataFiles`] it is held with.
-    pub fn new(kind: FileKind, partition: u32, bucket: i32, file: u32) -> EntryRow {
+    /// The row of an entry at `level` whose partition and description are `partition` and
+    /// `file` of the [`DataFiles`] it is held with; a level [`EntryRow::holds_level`] refuses
+    /// must be the description's.
+    pub fn new(kind: FileKind, partition: u32, bucket: i32, file: u32, level: i32) -> EntryRow {
         EntryRow {
             file,
             partition,
             bucket,
             kind,
+            level: i16::try_from(level)
+                .ok()
+                .filter(|&l| l != LEVEL_OF_FILE)
+                .unwrap_or(LEVEL_OF_FILE),
         }
+    }
+
+    /// Whether a row holds `level` itself (else its description must).
+    pub fn holds_level(level: i32) -> bool {
+        i16::try_from(level).is_ok_and(|l| l != LEVEL_OF_FILE)
     }
 }
 
@@ -361,11 +382,14 @@ impl DataFiles {
         ManifestEntry { row, files: self }
     }
 
-    /// The description at index `id`.
+    /// The description at index `id`, at the level it was added with (an entry's own level
+    /// is that of [`ManifestEntry::file`]).
     pub fn file(&self, id: u32) -> DataFileMeta<'_> {
+        let record = self.records.get(id as usize).unwrap_or(&NO_RECORD);
         DataFileMeta {
             id,
-            record: self.records.get(id as usize).unwrap_or(&NO_RECORD),
+            level: record.level,
+            record,
             files: self,
         }
     }
@@ -506,9 +530,13 @@ impl<'a> ManifestEntry<'a> {
         self.files.partition(self.row.partition)
     }
 
-    /// `_FILE`.
+    /// `_FILE`, at the entry's level.
     pub fn file(&self) -> DataFileMeta<'a> {
-        self.files.file(self.row.file)
+        let mut file = self.files.file(self.row.file);
+        if self.row.level != LEVEL_OF_FILE {
+            file.level = i32::from(self.row.level);
+        }
+        file
     }
 
     /// The row it reads.
@@ -547,6 +575,7 @@ impl fmt::Debug for ManifestEntry<'_> {
 #[derive(Clone, Copy)]
 pub struct DataFileMeta<'a> {
     id: u32,
+    level: i32,
     record: &'a Record,
     files: &'a DataFiles,
 }
@@ -590,7 +619,7 @@ impl<'a> DataFileMeta<'a> {
 
     /// `_LEVEL`: LSM level (0 for new and append files).
     pub fn level(&self) -> i32 {
-        self.record.level
+        self.level
     }
 
     /// `_FILE_SOURCE` (0.9+).
@@ -699,13 +728,22 @@ mod tests {
         let fb = files
             .push_file(b, &fields("data-b.parquet", &[], &[7]), rare.clone())
             .unwrap();
-        let e = files.entry(EntryRow::new(FileKind::Delete, p, 3, fa));
+        let e = files.entry(EntryRow::new(FileKind::Delete, p, 3, fa, 7));
         assert_eq!(
             (e.kind(), e.bucket(), e.partition()),
             (FileKind::Delete, 3, &[0u8, 0, 0, 1, 9][..])
         );
         let f = e.file();
         assert_eq!(f.file_name(), "data-a.parquet");
+        assert_eq!(
+            (f.level(), files.file(fa).level()),
+            (7, 1),
+            "the entry's level"
+        );
+        // A level beyond 16 bits is the description's.
+        let far = EntryRow::new(FileKind::Add, p, 3, fa, 1 << 20);
+        assert!(!EntryRow::holds_level(1 << 20) && EntryRow::holds_level(-3));
+        assert_eq!(files.entry(far).file().level(), 1);
         assert_eq!(
             (f.min_key(), f.max_key()),
             (&[1u8, 2][..], &[3u8, 4, 5][..])
@@ -740,14 +778,14 @@ mod tests {
             let f = files
                 .push_file(n, &fields("data-a.parquet", &[1], &[2]), Rare::default())
                 .unwrap();
-            (files, EntryRow::new(FileKind::Add, p, 0, f))
+            (files, EntryRow::new(FileKind::Add, p, 0, f, 1))
         };
         let (one, a) = build("x");
         let (two, b) = build("longer name");
         assert_eq!(one.entry(a), two.entry(b));
         assert_ne!(
             one.entry(a),
-            two.entry(EntryRow::new(FileKind::Delete, 0, 0, 0))
+            two.entry(EntryRow::new(FileKind::Delete, 0, 0, 0, 1))
         );
     }
 

@@ -131,7 +131,8 @@ impl Manifest {
         };
         let name = self.files.push_name(file.file_name)?;
         let id = self.files.push_file(name, file, rare)?;
-        self.rows.push(EntryRow::new(kind, partition, bucket, id));
+        self.rows
+            .push(EntryRow::new(kind, partition, bucket, id, file.level));
         Ok(())
     }
 }

@@ -342,8 +342,9 @@ impl BranchFiles {
         let end = live.partition_point(|l| at(l) <= (p, b));
         let mut run = live.get(start..end).unwrap_or(&[]);
         while let Some(first) = run.first() {
-            let level = files.file(first.file_id()).level();
-            let same_level = run.partition_point(|l| files.file(l.file_id()).level() == level);
+            let level_of = |l: &EntryRow| files.entry(*l).file().level();
+            let level = level_of(first);
+            let same_level = run.partition_point(|l| level_of(l) == level);
             let (this, rest) = run.split_at(same_level);
             if live_in(files, this, e, level) {
                 return Some(true);
@@ -1319,7 +1320,7 @@ impl BucketFiles {
 /// four integers and only the survivors are sorted by their bytes.
 pub fn merge(files: &DataFiles, rows: impl Iterator<Item = EntryRow>) -> Vec<EntryRow> {
     let id = |r: EntryRow| {
-        let f = files.file(r.file_id());
+        let f = files.entry(r).file();
         (r.partition_id(), r.bucket(), f.level(), f.name_id())
     };
     let mut live: foldhash::HashMap<(u32, i32, i32, u32), EntryRow> = Default::default();
