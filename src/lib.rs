@@ -19,6 +19,7 @@
 #![cfg_attr(not(test), deny(clippy::print_stdout, clippy::print_stderr))]
 
 pub mod analysis;
+pub mod arena;
 pub(crate) mod checks;
 pub mod codec;
 pub mod detail;

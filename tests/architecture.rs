@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 /// Modules (longest prefix wins) and their layer, bottom up.
 const LAYERS: &[(&str, u8, &str)] = &[
     ("error", 0, "foundations"),
+    ("arena", 0, "foundations"),
     ("limits", 0, "foundations"),
     ("time", 0, "foundations"),
     ("source", 1, "sources"),

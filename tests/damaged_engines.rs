@@ -34,7 +34,7 @@ fn rebuild(rel: &str, limits: &Limits, edit: &Edit<'_>) -> Artifact {
         let bytes = original.read(&f.path(), u64::MAX).unwrap();
         if let Some(b) = edit(&f.path(), bytes) {
             let mut e = Entry::new(&f.path(), b);
-            if let Some(FileTime::ZipLocal(ms)) = f.modified {
+            if let Some(FileTime::ZipLocal(ms)) = f.modified() {
                 e.dos_time = common::zipwriter::dos_time(ms / 1000);
             }
             entries.push(e);
@@ -220,7 +220,7 @@ fn the_id_budget_is_shared_by_every_checkpoint_of_the_run() {
             ));
         }
         let mut e = Entry::new(&f.path(), bytes);
-        if let Some(FileTime::ZipLocal(ms)) = f.modified {
+        if let Some(FileTime::ZipLocal(ms)) = f.modified() {
             e.dos_time = common::zipwriter::dos_time(ms / 1000);
         }
         entries.push(e);

@@ -59,8 +59,8 @@ fn huge_data_files_are_never_inflated() {
             metadata_bytes += bytes.len() as u64;
             Entry::new(&f.path(), bytes)
         };
-        if let Some(prv::source::FileTime::ZipLocal(_)) = f.modified {
-            e.dos_time = dos(f.modified);
+        if let Some(prv::source::FileTime::ZipLocal(_)) = f.modified() {
+            e.dos_time = dos(f.modified());
         }
         entries.push(e);
     }

@@ -487,7 +487,7 @@ fn a_folder_walked_on_threads_or_filtered_is_the_same_listing() {
     let listing = |a: &Artifact| {
         a.files()
             .iter()
-            .map(|f| (f.path(), f.size, f.modified))
+            .map(|f| (f.path(), f.size(), f.modified()))
             .collect::<Vec<_>>()
     };
     assert_eq!(listing(&of_full), listing(&of_filtered));

@@ -195,7 +195,7 @@ fn rebuild(name: &str, edit: &Edit, extra: Vec<(String, Vec<u8>)>) -> Artifact {
         let bytes = original.read(&f.path(), u64::MAX).unwrap();
         if let Some(b) = edit(&f.path(), bytes) {
             let mut e = Entry::new(&f.path(), b);
-            if let Some(prv::source::FileTime::ZipLocal(ms)) = f.modified {
+            if let Some(prv::source::FileTime::ZipLocal(ms)) = f.modified() {
                 e.dos_time = dos(ms);
             }
             entries.push(e);

@@ -109,18 +109,18 @@ pub fn zip_source(data: &[u8]) -> Outcome {
         match artifact.read_entry(entry, u64::MAX) {
             Ok(bytes) => {
                 o.ok += 1;
-                if bytes.len() as u64 != entry.size {
+                if bytes.len() as u64 != entry.size() {
                     o.violation(format!(
                         "{:?}: read returned {} bytes, the entry declares {}",
                         entry.path(),
                         bytes.len(),
-                        entry.size
+                        entry.size()
                     ));
                 }
             }
             Err(e) => o.file_error("read", &entry.path(), &e),
         }
-        let size = entry.size;
+        let size = entry.size();
         let piece = size.min(64);
         for (offset, len) in [
             (0, piece),

@@ -38,7 +38,7 @@ pub fn establish(artifact: &Artifact, timelines: &[Timeline], given: Option<i64>
             let newest_file = artifact
                 .files()
                 .iter()
-                .filter_map(|f| f.modified)
+                .filter_map(|f| f.modified())
                 .map(|m| m.to_utc_millis(offset))
                 .max();
             let now_millis = newest_commit.max(newest_file).unwrap_or(0);
@@ -84,8 +84,8 @@ pub fn artifact_digest(artifact: &Artifact) -> String {
             h.update(part);
         }
         h.update([0]);
-        h.update(f.size.to_le_bytes());
-        h.update(f.crc32.unwrap_or(0).to_le_bytes());
+        h.update(f.size().to_le_bytes());
+        h.update(f.crc32().unwrap_or(0).to_le_bytes());
     }
     let digest = h.finalize();
     let mut out = String::with_capacity(71);

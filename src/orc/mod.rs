@@ -6,7 +6,7 @@
 //! ```no_run
 //! # use prv::orc::OrcFile;
 //! # use prv::parquet::ArtifactFile;
-//! # fn f(artifact: &prv::source::Artifact, entry: &prv::source::FileEntry) -> prv::Result<()> {
+//! # fn f(artifact: &prv::source::Artifact, entry: prv::source::FileEntry<'_>) -> prv::Result<()> {
 //! let file = OrcFile::open(ArtifactFile::new(artifact, entry), artifact.limits())?;
 //! let columns = file.read_columns(&["_KEY_id", "_SEQUENCE_NUMBER"], artifact.limits())?;
 //! # Ok(()) }

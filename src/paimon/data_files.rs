@@ -16,6 +16,7 @@ use std::fmt;
 use crate::error::{Error, Result};
 
 use super::manifest::{FileKind, FileSource};
+use crate::arena::{ByteChunks, Chunks};
 
 /// One manifest entry as held: its kind, bucket and level, and its partition and file
 /// description as indices into the [`DataFiles`] it belongs to (read it through
@@ -178,132 +179,6 @@ pub struct FileFields<'a> {
     pub level: i32,
     /// `_FILE_SOURCE`.
     pub file_source: Option<FileSource>,
-}
-
-/// Items in chunks of [`CHUNK_ITEMS`] that never move once pushed: growing never copies more
-/// than one chunk, so half a million descriptions never stand twice in memory while they grow
-/// (doubling one `Vec` did: `BENCHMARKS.md`, "Flat manifest entries").
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Chunks<T> {
-    chunks: Vec<Vec<T>>,
-    len: usize,
-}
-
-const CHUNK_ITEMS: usize = 1 << 14;
-
-impl<T> Default for Chunks<T> {
-    fn default() -> Self {
-        Chunks {
-            chunks: Vec::new(),
-            len: 0,
-        }
-    }
-}
-
-impl<T> Chunks<T> {
-    fn get(&self, i: usize) -> Option<&T> {
-        self.chunks.get(i / CHUNK_ITEMS)?.get(i % CHUNK_ITEMS)
-    }
-
-    /// Appends `item`; its index.
-    fn push(&mut self, item: T) -> usize {
-        match self.chunks.last_mut() {
-            Some(last) if last.len() < CHUNK_ITEMS => last.push(item),
-            _ => {
-                let mut chunk = Vec::with_capacity(16);
-                chunk.push(item);
-                self.chunks.push(chunk);
-            }
-        }
-        self.len += 1;
-        self.len - 1
-    }
-
-    fn heap_bytes(&self) -> usize {
-        self.chunks
-            .iter()
-            .map(|c| c.capacity() * std::mem::size_of::<T>())
-            .sum::<usize>()
-            + self.chunks.capacity() * std::mem::size_of::<Vec<T>>()
-    }
-
-    fn shrink_to_fit(&mut self) {
-        if let Some(last) = self.chunks.last_mut() {
-            last.shrink_to_fit();
-        }
-        self.chunks.shrink_to_fit();
-    }
-}
-
-/// Byte strings in chunks of [`CHUNK_BYTES`], found by their offset: a string never straddles
-/// two chunks (one longer than a chunk gets a chunk of its own, and the offsets it spans), so
-/// the offset's bits are a chunk and a place in it. As in [`Chunks`], nothing ever moves.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-struct ByteChunks {
-    /// Chunk `i` holds offsets `i * CHUNK_BYTES ..`; those a long string spans after its first
-    /// chunk are empty.
-    chunks: Vec<Vec<u8>>,
-}
-
-const CHUNK_BYTES: usize = 1 << 20;
-
-impl ByteChunks {
-    fn get(&self, at: u32, len: u32) -> &[u8] {
-        let (at, len) = (at as usize, len as usize);
-        let local = at % CHUNK_BYTES;
-        self.chunks
-            .get(at / CHUNK_BYTES)
-            .and_then(|c| c.get(local..local + len))
-            .unwrap_or(&[])
-    }
-
-    /// Appends the concatenation of `parts`; its offset. Fails past 4 GiB in all.
-    fn push(&mut self, parts: &[&[u8]], what: &str) -> Result<u32> {
-        let len: usize = parts.iter().map(|p| p.len()).sum();
-        let fits = self
-            .chunks
-            .last()
-            .is_some_and(|last| last.len() + len <= CHUNK_BYTES);
-        if !fits {
-            let first = self.chunks.len();
-            let spans = len.div_ceil(CHUNK_BYTES).max(1);
-            offset((first + spans) * CHUNK_BYTES, what)?;
-            let mut chunk = Vec::with_capacity(len.clamp(256, CHUNK_BYTES));
-            for p in parts {
-                chunk.extend_from_slice(p);
-            }
-            self.chunks.push(chunk);
-            // The offsets a long string spans: no other string starts there.
-            for _ in 1..spans {
-                self.chunks.push(Vec::new());
-            }
-            if spans > 1 {
-                self.chunks.push(Vec::new());
-            }
-            return offset(first * CHUNK_BYTES, what);
-        }
-        let base = (self.chunks.len() - 1) * CHUNK_BYTES;
-        let Some(last) = self.chunks.last_mut() else {
-            return offset(0, what);
-        };
-        let start = offset(base + last.len(), what)?;
-        for p in parts {
-            last.extend_from_slice(p);
-        }
-        Ok(start)
-    }
-
-    fn heap_bytes(&self) -> usize {
-        self.chunks.iter().map(Vec::capacity).sum::<usize>()
-            + self.chunks.capacity() * std::mem::size_of::<Vec<u8>>()
-    }
-
-    fn shrink_to_fit(&mut self) {
-        if let Some(last) = self.chunks.last_mut() {
-            last.shrink_to_fit();
-        }
-        self.chunks.shrink_to_fit();
-    }
 }
 
 /// Byte strings one after the other, each found by its index (the few partitions).
@@ -787,64 +662,6 @@ mod tests {
             one.entry(a),
             two.entry(EntryRow::new(FileKind::Delete, 0, 0, 0, 1))
         );
-    }
-
-    /// Strings never straddle chunks, however long; each reads back whole, and a long one
-    /// takes its chunk alone.
-    #[test]
-    fn byte_chunks_hold_strings_of_any_length() {
-        let mut b = ByteChunks::default();
-        let lens = [
-            10,
-            CHUNK_BYTES - 20,
-            15, // does not fit the first chunk's tail
-            CHUNK_BYTES * 2 + 3,
-            1,
-            CHUNK_BYTES,
-            0,
-            7,
-        ];
-        let mut at = Vec::new();
-        for (i, &len) in lens.iter().enumerate() {
-            let bytes = vec![i as u8; len];
-            let (one, two) = bytes.split_at(len / 2);
-            at.push(b.push(&[one, two], "test").unwrap());
-        }
-        for (i, (&len, &start)) in lens.iter().zip(&at).enumerate() {
-            let got = b.get(start, len as u32);
-            assert_eq!(got.len(), len, "string {i}");
-            assert!(got.iter().all(|&x| x == i as u8), "string {i}");
-        }
-        assert_eq!(at[0], 0);
-        assert_eq!(
-            at[2] as usize, CHUNK_BYTES,
-            "a string that does not fit starts a chunk"
-        );
-        assert_eq!(at[3] as usize, 2 * CHUNK_BYTES);
-        assert_eq!(
-            at[4] as usize,
-            5 * CHUNK_BYTES,
-            "nothing shares a long string's chunks"
-        );
-        let tail = (CHUNK_BYTES - 5) as u32;
-        assert_eq!(
-            b.get(tail, 30),
-            &[] as &[u8],
-            "past a chunk's end reads nothing"
-        );
-    }
-
-    #[test]
-    fn chunks_index_past_a_chunk() {
-        let mut c = Chunks::default();
-        for i in 0..(CHUNK_ITEMS * 2 + 5) {
-            assert_eq!(c.push(i), i);
-        }
-        assert_eq!(c.chunks.len(), 3);
-        for i in [0, CHUNK_ITEMS - 1, CHUNK_ITEMS, 2 * CHUNK_ITEMS + 4] {
-            assert_eq!(c.get(i), Some(&i));
-        }
-        assert_eq!(c.get(2 * CHUNK_ITEMS + 5), None);
     }
 
     #[test]

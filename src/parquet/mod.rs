@@ -3,7 +3,7 @@
 //!
 //! ```no_run
 //! # use prv::parquet::{ParquetFile, ArtifactFile};
-//! # fn f(artifact: &prv::source::Artifact, entry: &prv::source::FileEntry) -> prv::Result<()> {
+//! # fn f(artifact: &prv::source::Artifact, entry: prv::source::FileEntry<'_>) -> prv::Result<()> {
 //! let file = ParquetFile::open(ArtifactFile::new(artifact, entry), artifact.limits())?;
 //! let batch = file.read_columns(&["_KEY_id", "_SEQUENCE_NUMBER", "_VALUE_KIND"], artifact.limits())?;
 //! let keys = batch.column("_KEY_id").map(|c| &c.values);
@@ -146,19 +146,19 @@ impl<T: ParquetSource + ?Sized> ParquetSource for &T {
 #[derive(Clone, Copy)]
 pub struct ArtifactFile<'a> {
     artifact: &'a Artifact,
-    entry: &'a FileEntry,
+    entry: FileEntry<'a>,
 }
 
 impl<'a> ArtifactFile<'a> {
     /// The file `entry` of `artifact`.
-    pub fn new(artifact: &'a Artifact, entry: &'a FileEntry) -> Self {
+    pub fn new(artifact: &'a Artifact, entry: FileEntry<'a>) -> Self {
         ArtifactFile { artifact, entry }
     }
 }
 
 impl ParquetSource for ArtifactFile<'_> {
     fn size(&self) -> u64 {
-        self.entry.size
+        self.entry.size()
     }
 
     fn read_at(&self, offset: u64, len: u64) -> Result<Vec<u8>> {

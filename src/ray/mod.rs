@@ -127,11 +127,11 @@ fn ignorable(name: &str) -> bool {
 /// Directories that look like Ray checkpoints from the listing alone, with their Parquet files:
 /// every file `<uuid4>.parquet` (or ignorable), or the directory named [`DEFAULT_DIR_NAME`],
 /// with at least one Parquet file.
-pub fn candidate_dirs(artifact: &Artifact) -> BTreeMap<String, Vec<&FileEntry>> {
+pub fn candidate_dirs(artifact: &Artifact) -> BTreeMap<String, Vec<FileEntry<'_>>> {
     /// What the listing shows of one directory so far.
     struct Dir<'a> {
         path: &'a str,
-        parquet: Vec<&'a FileEntry>,
+        parquet: Vec<FileEntry<'a>>,
         default_name: bool,
         all_uuid: bool,
     }
@@ -183,7 +183,7 @@ pub fn discover(artifact: &Artifact) -> Vec<RayCheckpoint> {
         let mut problems = Vec::new();
         let mut single = true;
         for f in &files {
-            match ParquetFile::open(ArtifactFile::new(artifact, f), limits) {
+            match ParquetFile::open(ArtifactFile::new(artifact, *f), limits) {
                 Ok(p) => {
                     let cols: Vec<&str> = p.columns().iter().map(|c| c.name.as_str()).collect();
                     if let [one] = cols.as_slice() {

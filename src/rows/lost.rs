@@ -183,7 +183,7 @@ fn shown_keys<'f, 'a>(
         };
         match read_file(&file, &keys_only, &account, &t.budget()).and_then(|rows| t.checked(rows)) {
             Ok(_) => {
-                let size = t.artifact.get(&path).map_or(0, |e| e.size);
+                let size = t.artifact.get(&path).map_or(0, |e| e.size());
                 let keep_open = kept_bytes + size <= KEEP_OPEN_BYTES;
                 if keep_open {
                     kept_bytes += size;

@@ -215,11 +215,11 @@ pub fn open_artifact_file<'a>(artifact: &'a Artifact, path: &str) -> Result<Data
         .get(path)
         .ok_or_else(|| Error::missing("the file is not in the artifact").in_file(path))?;
     artifact
-        .charge_evidence_bytes(entry.size)
+        .charge_evidence_bytes(entry.size())
         .map_err(|e| e.in_file(path))?;
     let head = || {
         artifact
-            .read_range(entry, 0, entry.size.min(4))
+            .read_range(entry, 0, entry.size().min(4))
             .map_err(|e| e.in_file(path))
     };
     if let Some(named) = DataFormat::from_name(path) {
@@ -245,7 +245,7 @@ pub fn open_artifact_file<'a>(artifact: &'a Artifact, path: &str) -> Result<Data
         Some(format) => open_as(format, artifact, entry).map_err(|e| e.in_file(path)),
         None => Err(Error::format(format!(
             "expected a Parquet, ORC or Avro file, found {} bytes starting {}",
-            entry.size,
+            entry.size(),
             head.iter().map(|b| format!("{b:02x}")).collect::<String>()
         ))
         .in_file(path)),
@@ -256,7 +256,7 @@ pub fn open_artifact_file<'a>(artifact: &'a Artifact, path: &str) -> Result<Data
 fn open_as<'a>(
     format: DataFormat,
     artifact: &'a Artifact,
-    entry: &'a crate::source::FileEntry,
+    entry: crate::source::FileEntry<'a>,
 ) -> Result<DataFile<'a>> {
     let limits = artifact.limits();
     match format {

@@ -11,6 +11,7 @@
 //! uploaded zip), and folders are listed as given. Paths are `/`-separated and relative to the
 //! input root; an entry inside a nested zip is `outer.zip!/inner/path`.
 
+mod listing;
 mod zip;
 
 #[cfg(feature = "native")]
@@ -22,7 +23,10 @@ use std::rc::Rc;
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 
+pub use self::listing::{FileEntry, Files, Listing};
 pub use self::zip::NESTED_SEPARATOR;
+
+use self::listing::{FileFacts, ListingBuilder, HOST};
 
 /// Random access to the bytes of one object the host holds: a file on disk, a browser `Blob`,
 /// a buffer in memory. This is the only way bytes enter the core.
@@ -193,136 +197,6 @@ impl FileTime {
 /// announced by phase, then by parent directory, then by order within the parent.
 pub type DirRank = fn(&str) -> Option<(u32, u32)>;
 
-/// One file of the artifact.
-///
-/// Its path is kept as its directory, shared by every file of that directory, and its name: a
-/// wide table's half a million files lie in a thousand directories, and a whole path a file
-/// was ~40 bytes more (`BENCHMARKS.md`, "A listing by directory").
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FileEntry {
-    /// The directory: the path up to its last `/` (empty for a file at the root).
-    dir: Rc<str>,
-    /// The name: the path after its last `/`.
-    name: Box<str>,
-    /// Size in bytes (uncompressed), as declared.
-    pub size: u64,
-    /// Size in the archive (compressed); equal to `size` for folders.
-    pub stored_size: u64,
-    /// CRC-32 the zip declares, if any.
-    pub crc32: Option<u32>,
-    /// Modification time.
-    pub modified: Option<FileTime>,
-    location: Location,
-}
-
-impl FileEntry {
-    /// The path relative to the input root, `/`-separated; nested zips as `outer.zip!/inner`.
-    pub fn path(&self) -> String {
-        let mut path = String::new();
-        self.path_in(&mut path);
-        path
-    }
-
-    /// [`FileEntry::path`] written into `buf` (cleared first), for a loop over many files that
-    /// reuses one buffer.
-    pub fn path_in<'b>(&self, buf: &'b mut String) -> &'b str {
-        buf.clear();
-        for part in self.parts() {
-            buf.push_str(part);
-        }
-        buf
-    }
-
-    /// The path's directory, up to its last `/` (empty for a file at the root): what
-    /// [`split_parent`] returns first.
-    pub fn dir(&self) -> &str {
-        &self.dir
-    }
-
-    /// The path's last component: what [`split_parent`] returns second.
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
-    /// How this file's path orders against `path`, byte by byte, with no path built.
-    pub fn cmp_path(&self, path: &str) -> std::cmp::Ordering {
-        cmp_concat(self.path_bytes(), [path.as_bytes(), b"", b""])
-    }
-
-    /// How two files' paths order (equal directories are shared: compared by pointer first).
-    fn cmp_entry(&self, other: &FileEntry) -> std::cmp::Ordering {
-        if Rc::ptr_eq(&self.dir, &other.dir) {
-            return self.name.cmp(&other.name);
-        }
-        cmp_concat(self.path_bytes(), other.path_bytes())
-    }
-
-    /// The path as the three byte strings it is the concatenation of (directory, `/` unless at
-    /// the root, name), for a digest of it without building it.
-    pub fn path_bytes(&self) -> [&[u8]; 3] {
-        self.parts().map(str::as_bytes)
-    }
-
-    /// The path as the three strings it is the concatenation of.
-    fn parts(&self) -> [&str; 3] {
-        let sep = if self.dir.is_empty() { "" } else { "/" };
-        [&self.dir, sep, &self.name]
-    }
-
-    /// A file named `name` in `dir` at `location`, its sizes and time not yet set.
-    fn new(dir: Rc<str>, name: Box<str>, location: Location) -> FileEntry {
-        FileEntry {
-            dir,
-            name,
-            size: 0,
-            stored_size: 0,
-            crc32: None,
-            modified: None,
-            location,
-        }
-    }
-}
-
-/// How the concatenation of `a`'s parts orders against that of `b`'s, byte by byte (as `str`
-/// orders), without building either.
-fn cmp_concat(a: [&[u8]; 3], b: [&[u8]; 3]) -> std::cmp::Ordering {
-    let (mut a, mut b) = (a.into_iter(), b.into_iter());
-    let (mut x, mut y): (&[u8], &[u8]) = (&[], &[]);
-    loop {
-        while x.is_empty() {
-            match a.next() {
-                Some(next) => x = next,
-                None => break,
-            }
-        }
-        while y.is_empty() {
-            match b.next() {
-                Some(next) => y = next,
-                None => break,
-            }
-        }
-        if x.is_empty() || y.is_empty() {
-            return x.len().cmp(&y.len());
-        }
-        let n = x.len().min(y.len());
-        let (xh, xt) = x.split_at(n);
-        let (yh, yt) = y.split_at(n);
-        match xh.cmp(yh) {
-            std::cmp::Ordering::Equal => (x, y) = (xt, yt),
-            unequal => return unequal,
-        }
-    }
-}
-
-#[cfg(test)]
-impl FileEntry {
-    /// A file of a folder at `path`, for the unit tests of what indexes a listing.
-    pub(crate) fn for_test(path: &str) -> FileEntry {
-        let (dir, name) = split_parent(path);
-        FileEntry::new(Rc::from(dir), name.into(), Location::Host { index: 0 })
-    }
-}
-
 #[cfg(test)]
 impl Artifact {
     /// A folder input of empty files at `paths`, for the unit tests of what reads a listing.
@@ -344,52 +218,8 @@ impl Artifact {
     }
 }
 
-/// One copy of each directory of a listing, shared by its files ([`FileEntry`]): the whole
-/// paths were a wide table's peak (`BENCHMARKS.md`, "A listing by directory").
-#[derive(Default)]
-struct Dirs {
-    shared: std::collections::HashSet<Rc<str>>,
-    /// Where a nested zip's directory is joined to its prefix, reused.
-    joined: String,
-}
-
-impl Dirs {
-    /// The shared copy of `dir`, which becomes it when it is the first.
-    fn share(&mut self, dir: &str) -> Rc<str> {
-        if let Some(shared) = self.shared.get(dir) {
-            return Rc::clone(shared);
-        }
-        let shared: Rc<str> = Rc::from(dir);
-        self.shared.insert(Rc::clone(&shared));
-        shared
-    }
-
-    /// The shared copy of directory `dir` of a zip whose paths get `prefix` (empty, or
-    /// `outer.zip!/` inside a nested zip, whose root directory is then `outer.zip!`).
-    fn share_under(&mut self, prefix: &str, dir: &str) -> Rc<str> {
-        if prefix.is_empty() {
-            return self.share(dir);
-        }
-        let mut joined = std::mem::take(&mut self.joined);
-        joined.clear();
-        joined.push_str(prefix);
-        joined.push_str(dir);
-        let shared = self.share(joined.trim_end_matches('/'));
-        self.joined = joined;
-        shared
-    }
-}
-
-/// Where a file's bytes are: entry `index` of zip `container`, or host file `index` (counted
-/// in `u32`: the limits admit far fewer files).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Location {
-    Zip { container: u32, index: u32 },
-    Host { index: u32 },
-}
-
-/// `i` as a [`Location`] index; `u32::MAX` (which no listing reaches: it is read as an unknown
-/// file) past it.
+/// `i` as a zip entry's or host file's index; `u32::MAX` (which no listing reaches: it is read
+/// as an unknown file) past it.
 fn location_index(i: usize) -> u32 {
     u32::try_from(i).unwrap_or(u32::MAX)
 }
@@ -413,7 +243,7 @@ pub struct Artifact {
     /// Sorted by path, each path once: looked up by binary search (a map of cloned paths was
     /// ~170 bytes a file, `BENCHMARKS.md`, "Wide tables"). Shared with what indexes it
     /// ([`Artifact::listing`]).
-    entries: Rc<Vec<FileEntry>>,
+    listing: Rc<Listing>,
     zips: Vec<RefCell<zip::ZipContainer>>,
     host_files: Vec<Rc<dyn RandomAccess>>,
     problems: Vec<Error>,
@@ -475,8 +305,7 @@ impl Artifact {
             rank,
             keep,
             limits: limits.clone(),
-            entries: Vec::new(),
-            dirs: Dirs::default(),
+            listing: ListingBuilder::default(),
             zips: Vec::new(),
             host_files: Vec::new(),
             problems: Vec::new(),
@@ -521,40 +350,40 @@ impl Artifact {
     }
 
     /// Every file, sorted by path.
-    pub fn files(&self) -> &[FileEntry] {
-        &self.entries
+    pub fn files(&self) -> Files<'_> {
+        self.listing.files()
     }
 
     /// The file at `path`, if any.
-    pub fn get(&self, path: &str) -> Option<&FileEntry> {
-        self.entries
-            .binary_search_by(|e| e.cmp_path(path))
-            .ok()
-            .and_then(|i| self.entries.get(i))
+    pub fn get(&self, path: &str) -> Option<FileEntry<'_>> {
+        let files = self.files();
+        let i = files.partition_point(|e| e.cmp_path(path).is_lt());
+        files.get(i).filter(|e| e.cmp_path(path).is_eq())
     }
 
     /// Every file, sorted by path, shared: for an index of the listing that outlives the
     /// borrow of the artifact (a table's files by name) without copying a path.
-    pub fn listing(&self) -> Rc<Vec<FileEntry>> {
-        Rc::clone(&self.entries)
+    pub fn listing(&self) -> Rc<Listing> {
+        Rc::clone(&self.listing)
     }
 
     /// The files directly or indirectly below the directory `dir` (no trailing `/`), in path
     /// order. `dir` empty means every file.
-    pub fn files_under(&self, dir: &str) -> &[FileEntry] {
-        self.entries.get(self.range_under(dir)).unwrap_or(&[])
+    pub fn files_under(&self, dir: &str) -> Files<'_> {
+        self.files().slice(self.range_under(dir))
     }
 
     /// Where [`Artifact::files_under`]'s files are in [`Artifact::files`].
     pub fn range_under(&self, dir: &str) -> std::ops::Range<usize> {
+        let files = self.files();
         if dir.is_empty() {
-            return 0..self.entries.len();
+            return 0..files.len();
         }
         let lo = format!("{dir}/");
         // '0' is the character after '/', so this is the first path past the directory.
         let hi = format!("{dir}0");
-        let start = self.entries.partition_point(|e| e.cmp_path(&lo).is_lt());
-        let end = self.entries.partition_point(|e| e.cmp_path(&hi).is_lt());
+        let start = files.partition_point(|e| e.cmp_path(&lo).is_lt());
+        let end = files.partition_point(|e| e.cmp_path(&hi).is_lt());
         start..end.max(start)
     }
 
@@ -615,7 +444,7 @@ impl Artifact {
     }
 
     /// Reads the whole content of `entry`, refusing more than `max` bytes.
-    pub fn read_entry(&self, entry: &FileEntry, max: u64) -> Result<Vec<u8>> {
+    pub fn read_entry(&self, entry: FileEntry<'_>, max: u64) -> Result<Vec<u8>> {
         // The limit a refusal names: `max-json-bytes` when the caller passed it (JSON readers
         // do) and it is the tighter one, else `max-entry-bytes` (or `max-total-bytes` below).
         let caller_limit = if max == self.limits.max_json_bytes && max < self.limits.max_entry_bytes
@@ -636,31 +465,34 @@ impl Artifact {
             )
             .in_file(entry.path()));
         }
-        if entry.size > max {
+        if entry.size() > max {
             return Err(Error::limit(
                 if max == remaining_total {
                     "max-total-bytes"
                 } else {
                     caller_limit
                 },
-                format!("the file is {} bytes, more than {max} allowed", entry.size),
+                format!(
+                    "the file is {} bytes, more than {max} allowed",
+                    entry.size()
+                ),
             )
             .in_file(entry.path()));
         }
-        let bytes = match entry.location {
-            Location::Zip { container, index } => {
+        let bytes = match entry.location() {
+            (HOST, index) => {
+                let data = self.host_files.get(index as usize).ok_or_else(|| {
+                    Error::io("internal: unknown host file").in_file(entry.path())
+                })?;
+                read_all(data.as_ref(), max).map_err(|e| e.in_file(entry.path()))?
+            }
+            (container, index) => {
                 let zip = self.zips.get(container as usize).ok_or_else(|| {
                     Error::io("internal: unknown zip container").in_file(entry.path())
                 })?;
                 zip.borrow_mut()
                     .read(index as usize, max, &self.limits)
                     .map_err(|e| e.in_file(entry.path()))?
-            }
-            Location::Host { index } => {
-                let data = self.host_files.get(index as usize).ok_or_else(|| {
-                    Error::io("internal: unknown host file").in_file(entry.path())
-                })?;
-                read_all(data.as_ref(), max).map_err(|e| e.in_file(entry.path()))?
             }
         };
         stats.files_read += 1;
@@ -690,19 +522,18 @@ impl Artifact {
     /// `len`. Returns false and counts nothing otherwise; the caller then reads the entry itself
     /// and meets exactly the refusal a plain read meets. A copy of the entry read ahead here
     /// with its directory is dropped.
-    pub fn count_read_elsewhere(&self, entry: &FileEntry, max: u64, len: u64) -> bool {
+    pub fn count_read_elsewhere(&self, entry: FileEntry<'_>, max: u64, len: u64) -> bool {
         let mut stats = self.stats.get();
         let (max, remaining_total) = self.read_allowance(max);
-        if remaining_total == 0 || entry.size > max || len > max {
+        if remaining_total == 0 || entry.size() > max || len > max {
             return false;
         }
         stats.files_read += 1;
         stats.bytes_inflated += len;
         self.stats.set(stats);
-        if let Location::Zip { container, index } = entry.location {
-            if let Some(zip) = self.zips.get(container as usize) {
-                zip.borrow_mut().discard_read_ahead(index as usize);
-            }
+        let (container, index) = entry.location();
+        if let Some(zip) = self.zips.get(container as usize) {
+            zip.borrow_mut().discard_read_ahead(index as usize);
         }
         true
     }
@@ -710,7 +541,7 @@ impl Artifact {
     /// Reads `len` bytes at `offset` of a file's content without reading the rest into memory
     /// (a Parquet footer, one column chunk). For a deflated zip entry the bytes before `offset`
     /// are inflated and dropped as they stream by.
-    pub fn read_range(&self, entry: &FileEntry, offset: u64, len: u64) -> Result<Vec<u8>> {
+    pub fn read_range(&self, entry: FileEntry<'_>, offset: u64, len: u64) -> Result<Vec<u8>> {
         if len > self.limits.max_entry_bytes {
             return Err(Error::limit(
                 "max-entry-bytes",
@@ -726,8 +557,8 @@ impl Artifact {
             .limits
             .max_total_bytes
             .saturating_sub(stats.bytes_inflated);
-        let (bytes, work) = match entry.location {
-            Location::Zip { container, index } => {
+        let (bytes, work) = match entry.location() {
+            (container, index) if container != HOST => {
                 let zip = self.zips.get(container as usize).ok_or_else(|| {
                     Error::io("internal: unknown zip container").in_file(entry.path())
                 })?;
@@ -745,7 +576,7 @@ impl Artifact {
                     .read_range(index as usize, offset, len)
                     .map_err(|e| e.in_file(entry.path()))?
             }
-            Location::Host { index } => {
+            (_, index) => {
                 let data = self.host_files.get(index as usize).ok_or_else(|| {
                     Error::io("internal: unknown host file").in_file(entry.path())
                 })?;
@@ -840,9 +671,7 @@ struct Builder {
     /// Which files to list (see [`Artifact::open_only`]).
     keep: fn(&str) -> bool,
     limits: Limits,
-    entries: Vec<FileEntry>,
-    /// The directories of `entries`, each once.
-    dirs: Dirs,
+    listing: ListingBuilder,
     zips: Vec<RefCell<zip::ZipContainer>>,
     host_files: Vec<Rc<dyn RandomAccess>>,
     problems: Vec<Error>,
@@ -856,12 +685,6 @@ struct Builder {
 }
 
 impl Builder {
-    /// A file at `path` at `location`, its directory shared with the files listed before in it.
-    fn file_entry(&mut self, path: &str, location: Location) -> FileEntry {
-        let (dir, name) = split_parent(path);
-        FileEntry::new(self.dirs.share(dir), name.into(), location)
-    }
-
     /// Records a problem (the first [`MAX_LISTED_PROBLEMS`] one by one, then only a count).
     fn problem(&mut self, e: Error) {
         if self.problems.len() < MAX_LISTED_PROBLEMS {
@@ -934,21 +757,25 @@ impl Builder {
                     }
                 }
             }
-            let location = Location::Host {
-                index: location_index(index),
-            };
-            let entry = FileEntry {
+            let facts = FileFacts {
                 size,
                 stored_size: size,
+                crc32: None,
                 modified: file.modified_millis.map(FileTime::Utc),
-                ..self.file_entry(&path, location)
+                container: HOST,
+                index: location_index(index),
             };
-            self.entries.push(entry);
+            let (dir, name) = split_parent(&path);
+            let dir = self.listing.dir("", dir);
+            if let Err(e) = self.listing.push(dir, name, facts) {
+                self.problem(e.in_file(path));
+            }
         }
         Ok(())
     }
 
-    /// Opens the zip in `data`, whose entries get `prefix`, at nesting `depth`.
+    /// Opens the zip in `data`, whose entries get `prefix`, at nesting `depth`; its entries
+    /// that are zips themselves are opened in turn (and listed as files only when that fails).
     fn add_zip(&mut self, data: Rc<dyn RandomAccess>, prefix: &str, depth: u32) -> Result<()> {
         if depth > self.limits.max_nesting {
             return Err(Error::limit(
@@ -956,64 +783,54 @@ impl Builder {
                 format!("zips nested more than {} deep", self.limits.max_nesting),
             ));
         }
-        // The outer zip's paths are its entries' own: `keep` can judge them as they are listed.
-        let keep = prefix.is_empty().then_some(self.keep);
-        let mut container =
-            zip::ZipContainer::open(data, &self.limits, keep, &mut self.dirs, prefix)?;
+        let container_index = self.zips.len();
+        let before = self.listing.len();
+        let (mut container, listed) = zip::ZipContainer::open(
+            data,
+            &self.limits,
+            self.keep,
+            prefix,
+            location_index(container_index),
+            &mut self.listing,
+        )?;
         container.announce_dirs(self.rank);
         self.count_entries(container.skipped())?;
-        let listed = container.list(&self.limits);
-        let mut path_buf = String::new();
-        let container_index = self.zips.len();
         self.zips.push(RefCell::new(container));
-        for item in listed {
-            let item = match item {
-                Ok(item) => item,
-                Err(e) => {
-                    // Named by the nested zip it is in (the outer input has no prefix: its
-                    // problems are about the artifact itself).
-                    let zip_name = prefix.strip_suffix(NESTED_SEPARATOR).unwrap_or(prefix);
-                    let zip_name = zip_name.trim_end_matches('/');
-                    self.problem(if zip_name.is_empty() {
-                        e
-                    } else {
-                        e.in_file(zip_name)
-                    });
-                    continue;
-                }
+        // Named by the nested zip it is in (the outer input has no prefix: its problems are
+        // about the artifact itself).
+        let zip_name = prefix.strip_suffix(NESTED_SEPARATOR).unwrap_or(prefix);
+        let zip_name = zip_name.trim_end_matches('/');
+        for e in listed.problems {
+            self.problem(if zip_name.is_empty() {
+                e
+            } else {
+                e.in_file(zip_name)
+            });
+        }
+        self.count_entries((self.listing.len() - before) as u64)?;
+        for at in listed.zips {
+            let Some(entry) = self.listing.file(at) else {
+                continue;
             };
-            self.count_entry()?;
-            let location = Location::Zip {
-                container: location_index(container_index),
-                index: location_index(item.index),
-            };
-            let entry = FileEntry {
-                size: item.size,
-                stored_size: item.stored_size,
-                crc32: Some(item.crc32),
-                modified: item.modified,
-                ..FileEntry::new(item.dir, item.name, location)
-            };
-            let path = entry.path_in(&mut path_buf);
-            if zip::looks_like_zip_name(path) {
-                match self.open_nested(container_index, &entry) {
-                    Ok(inner) => {
-                        match self.add_zip(inner, &format!("{path}{NESTED_SEPARATOR}"), depth + 1) {
-                            Ok(()) => continue,
-                            Err(e) if e.kind() == crate::error::ErrorKind::Limit => {
-                                return Err(e.in_file(path))
-                            }
-                            Err(e) => self.problem(e.in_file(path)),
+            let (path, index) = (entry.path(), entry.location().1);
+            let size = entry.size();
+            match self.open_nested(container_index, index, size) {
+                Ok(inner) => {
+                    match self.add_zip(inner, &format!("{path}{NESTED_SEPARATOR}"), depth + 1) {
+                        Ok(()) => {
+                            self.listing.drop_file(at);
+                            continue;
                         }
+                        Err(e) if e.kind() == crate::error::ErrorKind::Limit => {
+                            return Err(e.in_file(path))
+                        }
+                        Err(e) => self.problem(e.in_file(path.clone())),
                     }
-                    Err(e) if e.kind() == crate::error::ErrorKind::Limit => {
-                        self.problem(e.in_file(path))
-                    }
-                    Err(e) => self.problem(e.in_file(path)),
                 }
+                Err(e) => self.problem(e.in_file(path.clone())),
             }
-            if (self.keep)(path) {
-                self.entries.push(entry);
+            if !(self.keep)(&path) {
+                self.listing.drop_file(at);
             }
         }
         Ok(())
@@ -1022,10 +839,12 @@ impl Builder {
     /// The bytes of a nested zip entry: a window of the outer bytes when stored, else inflated
     /// into memory (all such nested zips together bounded by `max-nested-zip-bytes`; an entry is
     /// charged its declared size before it is inflated, so failed attempts count too).
-    fn open_nested(&mut self, container: usize, entry: &FileEntry) -> Result<Rc<dyn RandomAccess>> {
-        let Location::Zip { index, .. } = entry.location else {
-            return Err(Error::io("internal: nested zip outside a zip"));
-        };
+    fn open_nested(
+        &mut self,
+        container: usize,
+        index: u32,
+        size: u64,
+    ) -> Result<Rc<dyn RandomAccess>> {
         let zip = self
             .zips
             .get(container)
@@ -1039,34 +858,22 @@ impl Builder {
             .limits
             .max_nested_zip_bytes
             .saturating_sub(self.nested_bytes);
-        if entry.size > max {
+        if size > max {
             return Err(Error::limit(
                 "max-nested-zip-bytes",
                 format!(
                     "the nested zip inflates to {} bytes; compressed nested zips may take {} bytes in all and {} are taken",
-                    entry.size, self.limits.max_nested_zip_bytes, self.nested_bytes
+                    size, self.limits.max_nested_zip_bytes, self.nested_bytes
                 ),
             ));
         }
-        self.nested_bytes = self.nested_bytes.saturating_add(entry.size);
+        self.nested_bytes = self.nested_bytes.saturating_add(size);
         let bytes = zip.read(index, max, &self.limits)?;
         Ok(Rc::new(bytes))
     }
 
     fn finish(mut self, name: String) -> Artifact {
-        let mut kept = std::mem::take(&mut self.entries);
-        kept.sort_by(FileEntry::cmp_entry);
-        // Sorted (stably): copies of a name are adjacent, the first one kept (in place: a
-        // second vector was a tenth of a wide table's peak).
-        let mut copies = Vec::new();
-        kept.dedup_by(|later, first| {
-            let copy = later.cmp_entry(first).is_eq();
-            if copy {
-                copies.push(later.path());
-            }
-            copy
-        });
-        kept.shrink_to_fit();
+        let (listing, copies) = std::mem::take(&mut self.listing).finish();
         for path in copies {
             self.problem(
                 Error::format("the name appears more than once; the first copy is used")
@@ -1080,13 +887,13 @@ impl Builder {
             )));
         }
         let stats = SourceStats {
-            files_listed: kept.len() as u64,
+            files_listed: listing.len() as u64,
             ..SourceStats::default()
         };
         Artifact {
             name,
             size: self.size,
-            entries: Rc::new(kept),
+            listing: Rc::new(listing),
             zips: self.zips,
             host_files: self.host_files,
             problems: self.problems,
@@ -1225,9 +1032,15 @@ mod tests {
             b in tricky_path(),
             q in "[ab0/-]{0,8}",
         ) {
-            let (ea, eb) = (FileEntry::for_test(&a), FileEntry::for_test(&b));
+            let artifact = Artifact::of_paths(&[&a, &b]);
+            let ea = artifact.get(&a).expect("listed");
             proptest::prop_assert_eq!(ea.path(), a.clone());
-            proptest::prop_assert_eq!(ea.cmp_entry(&eb), a.cmp(&b));
+            // The listing's order is the paths' order.
+            let listed: Vec<String> = artifact.files().iter().map(|f| f.path()).collect();
+            let mut want = vec![a.clone(), b.clone()];
+            want.sort();
+            want.dedup();
+            proptest::prop_assert_eq!(listed, want);
             proptest::prop_assert_eq!(ea.cmp_path(&q), a.as_str().cmp(q.as_str()));
             proptest::prop_assert_eq!(ea.cmp_path(&b).is_eq(), a == b);
             let joined: Vec<u8> = ea.path_bytes().concat();
@@ -1241,16 +1054,16 @@ mod tests {
             "w/a-b/x", "w/a/b", "w/a/b/c", "w/a0", "w/a/z", "top", "w/a-b/y",
         ];
         let a = Artifact::of_paths(&paths);
-        let listed: Vec<String> = a.files().iter().map(FileEntry::path).collect();
+        let listed: Vec<String> = a.files().iter().map(|f| f.path()).collect();
         let mut sorted: Vec<String> = paths.iter().map(|p| p.to_string()).collect();
         sorted.sort();
         assert_eq!(listed, sorted);
         for p in paths {
-            assert_eq!(a.get(p).map(FileEntry::path).as_deref(), Some(p));
+            assert_eq!(a.get(p).map(|f| f.path()).as_deref(), Some(p));
         }
-        let under: Vec<String> = a.files_under("w/a").iter().map(FileEntry::path).collect();
+        let under: Vec<String> = a.files_under("w/a").iter().map(|f| f.path()).collect();
         assert_eq!(under, ["w/a/b", "w/a/b/c", "w/a/z"]);
         let (x, y) = (a.get("w/a-b/x").unwrap(), a.get("w/a-b/y").unwrap());
-        assert!(Rc::ptr_eq(&x.dir, &y.dir), "one copy of a directory");
+        assert!(std::ptr::eq(x.dir(), y.dir()), "one copy of a directory");
     }
 }

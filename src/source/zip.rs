@@ -19,7 +19,8 @@ use std::rc::Rc;
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 
-use super::{normalize_path, split_parent, Dirs, FileTime, RandomAccess, Slice};
+use super::listing::{FileFacts, ListingBuilder};
+use super::{normalize_path, split_parent, FileTime, RandomAccess, Slice};
 
 /// Separates a nested zip's path from the paths inside it: `outer.zip!/inner/path`.
 pub const NESTED_SEPARATOR: &str = "!/";
@@ -44,19 +45,13 @@ pub(crate) fn looks_like_zip_name(path: &str) -> bool {
     lower.ends_with(".zip")
 }
 
-/// One entry as listed by the central directory.
-#[derive(Debug, Clone)]
+/// What opening a zip found besides the files it listed.
+#[derive(Debug, Default)]
 pub(super) struct Listed {
-    pub index: usize,
-    /// The path's directory below the zip's prefix (see [`crate::source::split_parent`]), one
-    /// copy per directory.
-    pub dir: Rc<str>,
-    /// The path's last component.
-    pub name: Box<str>,
-    pub size: u64,
-    pub stored_size: u64,
-    pub crc32: u32,
-    pub modified: Option<FileTime>,
+    /// Entries that could not be listed, and why.
+    pub problems: Vec<Error>,
+    /// The listed files that look like zips (by name): where the listing holds them.
+    pub zips: Vec<usize>,
 }
 
 #[derive(Debug, Clone)]
@@ -75,8 +70,6 @@ struct CentralEntry {
 pub(super) struct ZipContainer {
     data: Rc<dyn RandomAccess>,
     entries: Vec<CentralEntry>,
-    /// The listing, handed over once by [`ZipContainer::list`].
-    listed: std::cell::Cell<Vec<Result<Listed>>>,
     /// Files left out of the listing, and of the entries, by [`ZipContainer::open`]'s `keep`.
     skipped: u64,
     /// Tables of the fast inflater, reused for every entry.
@@ -180,19 +173,20 @@ impl ReadAhead {
 }
 
 impl ZipContainer {
-    /// Reads the end-of-central-directory record and the central directory. With `keep`, the
-    /// files whose path it refuses (zips aside, which may be nested archives) are counted
-    /// ([`ZipContainer::skipped`]) and otherwise dropped at once: a view of a few of the files
-    /// (see `Artifact::open_only`) then holds neither their paths nor their entries. Listed
-    /// paths are split as they are read, their directories below `path_prefix` (a nested zip's
-    /// `outer.zip!/`, else empty) shared through `dirs`: no whole path is held.
+    /// Reads the end-of-central-directory record and the central directory, and lists its
+    /// files into `out` as zip `container`, their paths below `path_prefix` (a nested zip's
+    /// `outer.zip!/`, else empty). The files whose path `keep` refuses (zips aside, which may be
+    /// nested archives) are counted ([`ZipContainer::skipped`]) and otherwise dropped at once:
+    /// a view of a few of the files (see `Artifact::open_only`) then holds neither their paths
+    /// nor their entries. Paths are split as they are read: no whole path is held.
     pub fn open(
         data: Rc<dyn RandomAccess>,
         limits: &Limits,
-        keep: Option<fn(&str) -> bool>,
-        dirs: &mut Dirs,
+        keep: fn(&str) -> bool,
         path_prefix: &str,
-    ) -> Result<Self> {
+        container: u32,
+        out: &mut ListingBuilder,
+    ) -> Result<(Self, Listed)> {
         let size = data.size();
         if size < EOCD_MIN {
             return Err(Error::format(format!(
@@ -285,11 +279,15 @@ impl ZipContainer {
             )));
         }
         let mut cd = CentralDirectory::new(data.as_ref(), cd_offset + prefix, cd_size)?;
-        let mut entries = Vec::new();
+        // Central directory entries are at least 46 bytes: room for what it can hold.
+        let room = usize::try_from(count.min(cd_size / 46)).unwrap_or(0);
+        let mut entries = Vec::with_capacity(room);
+        out.reserve(room);
         let mut ahead = ReadAhead::default();
         let mut by_dir = HashMap::new();
-        let mut listed = Vec::new();
+        let mut listed = Listed::default();
         let mut skipped = 0u64;
+        let mut prefixed = String::new();
         let mut pos = 0u64;
         for index in 0..count {
             let index = usize::try_from(index)
@@ -308,73 +306,80 @@ impl ZipContainer {
                                 .map_err(|e| e.in_file(name.clone()))
                         }
                     });
-                    if let (Some(keep), Some(Ok(path))) = (keep, &normal) {
+                    if let Some(Ok(path)) = &normal {
                         let path = path.as_deref().unwrap_or(&name);
-                        if !keep(path) && !looks_like_zip_name(path) {
+                        let full = if path_prefix.is_empty() {
+                            path
+                        } else {
+                            prefixed.clear();
+                            prefixed.push_str(path_prefix);
+                            prefixed.push_str(path);
+                            &prefixed
+                        };
+                        if !keep(full) && !looks_like_zip_name(path) {
                             skipped += 1;
                             continue;
                         }
                     }
                     ahead.add(&mut by_dir, &entry, plain_file.then_some(name.as_str()));
-                    let listed_entry = if entry.is_dir {
-                        None
-                    } else if entry.is_symlink {
-                        Some(Err(Error::unsupported(
-                            "a symbolic link; links are not followed, the entry is skipped",
-                        )
-                        .in_file(name.clone())))
-                    } else {
+                    if entry.is_symlink {
+                        listed.problems.push(
+                            Error::unsupported(
+                                "a symbolic link; links are not followed, the entry is skipped",
+                            )
+                            .in_file(name.clone()),
+                        );
+                    } else if !entry.is_dir {
                         let path = match normal {
                             Some(Ok(Some(path))) => Ok(path),
                             Some(Err(e)) => Err(e),
                             Some(Ok(None)) | None => Ok(name),
                         };
-                        Some(path.map(|path| {
-                            let (dir, name) = split_parent(&path);
-                            let dir = dirs.share_under(path_prefix, dir);
-                            Listed {
-                                index: entries.len(),
-                                dir,
-                                name: name.into(),
-                                size: entry.uncompressed,
-                                stored_size: entry.compressed,
-                                crc32: entry.crc32,
-                                modified,
+                        let facts = FileFacts {
+                            size: entry.uncompressed,
+                            stored_size: entry.compressed,
+                            crc32: Some(entry.crc32),
+                            modified,
+                            container,
+                            index: u32::try_from(entries.len()).unwrap_or(u32::MAX),
+                        };
+                        let pushed = path.and_then(|path| {
+                            let (dir, file) = split_parent(&path);
+                            let dir = out.dir(path_prefix, dir);
+                            let at = out.push(dir, file, facts).map_err(|e| e.in_file(&*path))?;
+                            if looks_like_zip_name(&path) {
+                                listed.zips.push(at);
                             }
-                        }))
-                    };
-                    if let Some(l) = listed_entry {
-                        listed.push(l);
+                            Ok(())
+                        });
+                        if let Err(e) = pushed {
+                            listed.problems.push(e);
+                        }
                     }
                     entries.push(entry);
                 }
                 Err(e) => {
-                    listed.push(Err(e.context(format!("central directory entry {index}"))));
+                    listed
+                        .problems
+                        .push(e.context(format!("central directory entry {index}")));
                     break;
                 }
             }
         }
-        Ok(ZipContainer {
+        let zip = ZipContainer {
             data,
             entries,
             ahead,
-            listed: std::cell::Cell::new(listed),
             skipped,
             fast: inflate::Inflater::default(),
             inflater: Box::default(),
-        })
+        };
+        Ok((zip, listed))
     }
 
     /// How many files `keep` left out (see [`ZipContainer::open`]).
     pub fn skipped(&self) -> u64 {
         self.skipped
-    }
-
-    /// The entries (files only), or the problem with each.
-    pub fn list(&self, _limits: &Limits) -> Vec<Result<Listed>> {
-        // handed over rather than cloned: tens of thousands of paths (called once, when the
-        // artifact is opened)
-        self.listed.take()
     }
 
     /// The data window of a stored (uncompressed, unencrypted) entry, for reading a nested zip in

@@ -29,7 +29,7 @@ use crate::paimon::manifest::{
 use crate::paimon::manifest_list::{read_manifest_names, ManifestNames};
 use crate::paimon::schema::ChangelogProducer;
 use crate::paimon::snapshot::{ManifestListRole, Snapshot};
-use crate::source::{Artifact, FileEntry, FileTime};
+use crate::source::{Artifact, FileEntry, FileTime, Listing};
 use crate::warehouse::{join, split_parent};
 
 use super::catalog::Catalog;
@@ -1038,7 +1038,7 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
                     orphan_lists.entry(uuid.to_string()).or_default().push((
                         n,
                         name.to_string(),
-                        f.modified,
+                        f.modified(),
                     ));
                 }
             }
@@ -1047,7 +1047,7 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
                     self.out.orphan_index_manifests.push(OrphanIndexManifest {
                         relative: rel.to_string(),
                         entries,
-                        modified: f.modified,
+                        modified: f.modified(),
                     });
                 }
             }
@@ -1167,7 +1167,7 @@ enum End {
 /// into [`RootFiles::data_files_by_name`]; whether there is any bucket directory.
 fn list_bucket_files(artifact: &Artifact, root: &str, out: &mut RootFiles) {
     let range = artifact.range_under(root);
-    let files = artifact.files().get(range.clone()).unwrap_or(&[]);
+    let files = artifact.files().slice(range.clone());
     let mut by_name = BucketFiles::of(artifact.listing());
     let mut path_buf = String::new();
     for (i, f) in range.zip(files) {
@@ -1192,7 +1192,7 @@ fn list_bucket_files(artifact: &Artifact, root: &str, out: &mut RootFiles) {
 #[derive(Clone, Default)]
 pub struct BucketFiles {
     /// The artifact's listing.
-    listing: Rc<Vec<FileEntry>>,
+    listing: Rc<Listing>,
     /// Per file, in path order: its index in `listing`.
     files: Vec<u32>,
     /// The files by name, an open-addressed table (linear probing, at most half full) of
@@ -1216,7 +1216,7 @@ impl std::fmt::Debug for BucketFiles {
 
 impl BucketFiles {
     /// None yet, of the files of `listing`.
-    fn of(listing: Rc<Vec<FileEntry>>) -> Self {
+    fn of(listing: Rc<Listing>) -> Self {
         BucketFiles {
             listing,
             ..BucketFiles::default()
@@ -1252,14 +1252,14 @@ impl BucketFiles {
     }
 
     /// File `i`.
-    fn file(&self, i: usize) -> Option<&FileEntry> {
+    fn file(&self, i: usize) -> Option<FileEntry<'_>> {
         let at = self.files.get(i).map_or(usize::MAX, |&f| f as usize);
-        self.listing.get(at)
+        self.listing.file(at)
     }
 
     /// The name of file `i`.
     fn name(&self, i: usize) -> &str {
-        self.file(i).map_or("", FileEntry::name)
+        self.file(i).map_or("", |f| f.name())
     }
 
     /// The directories (artifact paths) holding a file named `name`, in path order.
@@ -1302,9 +1302,10 @@ impl BucketFiles {
 impl BucketFiles {
     /// The files at these artifact paths (in path order), for the checks' unit tests.
     pub(crate) fn of_paths(paths: &[&str]) -> Self {
-        let listing = paths.iter().map(|p| FileEntry::for_test(p)).collect();
-        let mut b = BucketFiles::of(Rc::new(listing));
-        for i in 0..paths.len() {
+        let listing = Artifact::of_paths(paths).listing();
+        let files = listing.len();
+        let mut b = BucketFiles::of(listing);
+        for i in 0..files {
             b.push(i);
         }
         b.finish();
@@ -1437,13 +1438,13 @@ fn in_bucket_dir(rel: &str) -> bool {
     last.starts_with("bucket-")
 }
 
-fn orphan(root: &str, f: &FileEntry, kind: OrphanKind) -> Orphan {
+fn orphan(root: &str, f: FileEntry<'_>, kind: OrphanKind) -> Orphan {
     Orphan {
         path: f.path(),
         relative: relative_to(root, &f.path()),
         kind,
-        size: f.size,
-        modified: f.modified,
+        size: f.size(),
+        modified: f.modified(),
     }
 }
 

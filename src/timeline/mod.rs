@@ -240,7 +240,7 @@ impl Timeline {
 }
 
 /// The files directly in `dir`.
-fn children<'a>(artifact: &'a Artifact, dir: &str) -> Vec<&'a FileEntry> {
+fn children<'a>(artifact: &'a Artifact, dir: &str) -> Vec<FileEntry<'a>> {
     artifact
         .files_under(dir)
         .iter()
@@ -259,7 +259,7 @@ struct Loader<'a> {
 
 impl Loader<'_> {
     /// The bytes of a metadata file, or its read error recorded.
-    fn read_json(&mut self, entry: &FileEntry) -> Option<Vec<u8>> {
+    fn read_json(&mut self, entry: FileEntry<'_>) -> Option<Vec<u8>> {
         match self.artifact.read_entry(entry, self.max_json) {
             Ok(bytes) => Some(bytes),
             Err(error) => {
@@ -269,7 +269,7 @@ impl Loader<'_> {
         }
     }
 
-    fn problem(&mut self, entry: &FileEntry, error: Error) {
+    fn problem(&mut self, entry: FileEntry<'_>, error: Error) {
         self.t.problems.push(FileProblem {
             path: entry.path(),
             error,
@@ -278,7 +278,7 @@ impl Loader<'_> {
 
     /// An `EARLIEST` or `LATEST` hint file; a value that does not parse is a problem of the file
     /// when `report_unparsable` (snapshot hints), else only absent (changelog hints).
-    fn hint(&mut self, entry: &FileEntry, report_unparsable: bool) -> Hint {
+    fn hint(&mut self, entry: FileEntry<'_>, report_unparsable: bool) -> Hint {
         let value = self.read_json(entry).and_then(|b| match parse_hint(&b) {
             Ok(v) => Some(v),
             Err(error) => {
@@ -297,7 +297,7 @@ impl Loader<'_> {
     /// A consumer or tag file, parsed; its read or parse error names the file.
     fn read_parsed<T>(
         &self,
-        entry: &FileEntry,
+        entry: FileEntry<'_>,
         parse: fn(&[u8]) -> Result<T, Error>,
     ) -> Result<T, Error> {
         self.artifact
@@ -307,7 +307,7 @@ impl Loader<'_> {
     }
 
     /// A metadata file the directory should not hold.
-    fn unknown(&mut self, entry: &FileEntry) {
+    fn unknown(&mut self, entry: FileEntry<'_>) {
         self.t.unknown_files.push(entry.path());
     }
 
@@ -353,8 +353,8 @@ impl Loader<'_> {
                 self.t.temp_files.push(TempSnapshotFile {
                     path: entry.path(),
                     id,
-                    size: entry.size,
-                    modified: entry.modified,
+                    size: entry.size(),
+                    modified: entry.modified(),
                     content,
                 });
             } else {
@@ -364,7 +364,7 @@ impl Loader<'_> {
     }
 
     /// `snapshot/snapshot-<id>`: it must hold snapshot `id`.
-    fn snapshot(&mut self, entry: &FileEntry, id: i64) {
+    fn snapshot(&mut self, entry: FileEntry<'_>, id: i64) {
         self.t.present_ids.insert(id);
         let Some(bytes) = self.read_json(entry) else {
             return;
@@ -376,7 +376,7 @@ impl Loader<'_> {
                     SnapshotFile {
                         snapshot,
                         path: entry.path(),
-                        modified: entry.modified,
+                        modified: entry.modified(),
                     },
                 );
             }
@@ -403,7 +403,7 @@ impl Loader<'_> {
             self.t.consumers.push(ConsumerFile {
                 id: id.to_string(),
                 path: entry.path(),
-                modified: entry.modified,
+                modified: entry.modified(),
                 consumer,
             });
         }
@@ -441,7 +441,7 @@ impl Loader<'_> {
                             SnapshotFile {
                                 snapshot,
                                 path: entry.path(),
-                                modified: entry.modified,
+                                modified: entry.modified(),
                             },
                         );
                     }

@@ -198,7 +198,7 @@ mod threaded {
                     .iter()
                     .filter(|f| is_candidate_file(f.dir(), f.name()))
                     .map(|f| {
-                        let time = f.modified.map_or(i64::MIN, |t| t.to_utc_millis(None));
+                        let time = f.modified().map_or(i64::MIN, |t| t.to_utc_millis(None));
                         (time, f.path())
                     })
                     .collect();
