@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::paimon::manifest::FileKind;
 use crate::paimon::snapshot::{ManifestListRole, Snapshot};
 use crate::source::Artifact;
-use crate::timeline::files::{merge, BranchFiles, Entries, ManifestStore, RootFiles};
+use crate::timeline::files::{merge, BranchFiles, BucketFiles, Entries, ManifestStore, RootFiles};
 use crate::timeline::Timeline;
 use crate::warehouse::join;
 
@@ -328,7 +328,8 @@ fn list_entries(
     };
     let mut out = Entries::new();
     for name in metas.iter() {
-        if let Ok(es) = store.manifest(artifact, &join(manifest_dir, name)) {
+        if let Ok(es) = store.manifest(artifact, &join(manifest_dir, name), &BucketFiles::default())
+        {
             out.push(es);
         }
     }

@@ -16,7 +16,10 @@ use std::fmt;
 use crate::error::{Error, Result};
 
 use super::manifest::{FileKind, FileSource};
+use std::sync::Arc;
+
 use crate::arena::{ByteChunks, Chunks};
+use crate::source::{FileEntry, Listing};
 
 /// One manifest entry as held: its kind, bucket and level, and its partition and file
 /// description as indices into the [`DataFiles`] it belongs to (read it through
@@ -223,6 +226,30 @@ impl Blobs {
     }
 }
 
+/// [`DataFiles::names`]' length of a name taken from the listing.
+const LISTED: u32 = u32::MAX;
+
+/// The listing names are taken from, compared by identity.
+#[derive(Clone, Default)]
+struct SharedListing(Option<Arc<Listing>>);
+
+impl PartialEq for SharedListing {
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.0, &other.0) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        }
+    }
+}
+
+impl Eq for SharedListing {}
+
+impl fmt::Debug for SharedListing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.is_some() { "listing" } else { "none" })
+    }
+}
+
 /// `n` as a `u32` index or offset, or an error naming what outgrew 4 GiB (or 4 Gi items).
 fn offset(n: usize, what: &str) -> Result<u32> {
     u32::try_from(n).map_err(|_| {
@@ -235,11 +262,18 @@ fn offset(n: usize, what: &str) -> Result<u32> {
 
 /// File descriptions, names, keys and partitions of manifest entries, stored flat; the
 /// [`EntryRow`]s of the entries index them.
+///
+/// A name can be a file's of the artifact's [`Listing`] instead of bytes of its own
+/// ([`DataFiles::push_listed_name`]): a wide table's half a million names were held twice, by
+/// the listing and by the manifests' descriptions (`BENCHMARKS.md`, "Flat manifest entries").
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct DataFiles {
     records: Chunks<Record>,
-    /// Per name: where it starts in `bytes`, and its length.
+    /// Per name: where it starts in `bytes`, and its length; or, with the length
+    /// [`LISTED`], the index of the file of `listing` whose name it is.
     names: Chunks<(u32, u32)>,
+    /// The listing names may be taken from.
+    listing: SharedListing,
     /// Names and keys.
     bytes: ByteChunks,
     partitions: Blobs,
@@ -271,11 +305,42 @@ impl DataFiles {
 
     /// The name at index `id` (an index [`DataFiles::push_name`] gave).
     pub fn name(&self, id: u32) -> &str {
-        let bytes = self
-            .names
-            .get(id as usize)
-            .map_or(&[][..], |&(at, len)| self.bytes.get(at, len));
-        std::str::from_utf8(bytes).unwrap_or_default()
+        match self.names.get(id as usize) {
+            Some(&(file, LISTED)) => self.listed_file(file).map_or("", |f| f.name()),
+            Some(&(at, len)) => std::str::from_utf8(self.bytes.get(at, len)).unwrap_or_default(),
+            None => "",
+        }
+    }
+
+    /// The listing's index of the file whose name is name `id`, when it is taken from the
+    /// listing.
+    pub fn listed_at(&self, id: u32) -> Option<u32> {
+        match self.names.get(id as usize) {
+            Some(&(file, LISTED)) => Some(file),
+            _ => None,
+        }
+    }
+
+    fn listed_file(&self, i: u32) -> Option<FileEntry<'_>> {
+        self.listing.0.as_ref()?.file(i as usize)
+    }
+
+    /// Names may be taken from `listing` from now on ([`DataFiles::push_listed_name`]); a
+    /// listing once set stays.
+    pub fn set_listing(&mut self, listing: &Arc<Listing>) {
+        if self.listing.0.is_none() {
+            self.listing = SharedListing(Some(Arc::clone(listing)));
+        }
+    }
+
+    /// Adds the name of file `i` of the listing ([`DataFiles::set_listing`]); its index. The
+    /// name is the file's own: an error when there is no listing or no such file.
+    pub fn push_listed_name(&mut self, i: u32) -> Result<u32> {
+        if self.listed_file(i).is_none() {
+            return Err(Error::io(format!("internal: no listed file {i} to name")));
+        }
+        offset(self.names.len, "file names")?;
+        offset(self.names.push((i, LISTED)), "file names")
     }
 
     /// The partition at index `id` (an index [`DataFiles::push_partition`] gave).
@@ -301,6 +366,12 @@ impl DataFiles {
     /// Adds a name; its index.
     pub fn push_name(&mut self, name: &str) -> Result<u32> {
         let len = offset(name.len(), "file names")?;
+        if len == LISTED {
+            return Err(Error::limit(
+                "max-name-bytes",
+                format!("a file name of {} bytes", name.len()),
+            ));
+        }
         offset(self.names.len, "file names")?;
         let at = self.bytes.push(&[name.as_bytes()], "file names and keys")?;
         offset(self.names.push((at, len)), "file names")
@@ -470,6 +541,12 @@ impl<'a> DataFileMeta<'a> {
     /// The description's index in its [`DataFiles`].
     pub fn id(&self) -> u32 {
         self.id
+    }
+
+    /// The listing's index of a file of this name, when the name is taken from the listing
+    /// ([`DataFiles::push_listed_name`]).
+    pub fn listed_at(&self) -> Option<u32> {
+        self.files.listed_at(self.record.name)
     }
 
     /// `_FILE_SIZE` in bytes.

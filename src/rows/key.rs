@@ -166,7 +166,7 @@ fn type_family(data_type: &str) -> Family {
         .unwrap_or("");
     match head {
         "TINYINT" | "SMALLINT" | "INT" | "INTEGER" | "BIGINT" => Family::Integer,
-         /* ~ changed by cargo-mutants ~ */
+        "CHAR" | "VARCHAR" | "STRING" => Family::Text,
         "BOOLEAN" => Family::Boolean,
         _ => Family::Other,
     }

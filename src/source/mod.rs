@@ -243,7 +243,7 @@ pub struct Artifact {
     /// Sorted by path, each path once: looked up by binary search (a map of cloned paths was
     /// ~170 bytes a file, `BENCHMARKS.md`, "Wide tables"). Shared with what indexes it
     /// ([`Artifact::listing`]).
-    listing: Rc<Listing>,
+    listing: std::sync::Arc<Listing>,
     zips: Vec<RefCell<zip::ZipContainer>>,
     host_files: Vec<Rc<dyn RandomAccess>>,
     problems: Vec<Error>,
@@ -363,8 +363,8 @@ impl Artifact {
 
     /// Every file, sorted by path, shared: for an index of the listing that outlives the
     /// borrow of the artifact (a table's files by name) without copying a path.
-    pub fn listing(&self) -> Rc<Listing> {
-        Rc::clone(&self.listing)
+    pub fn listing(&self) -> std::sync::Arc<Listing> {
+        std::sync::Arc::clone(&self.listing)
     }
 
     /// The files directly or indirectly below the directory `dir` (no trailing `/`), in path
@@ -893,7 +893,7 @@ impl Builder {
         Artifact {
             name,
             size: self.size,
-            listing: Rc::new(listing),
+            listing: std::sync::Arc::new(listing),
             zips: self.zips,
             host_files: self.host_files,
             problems: self.problems,

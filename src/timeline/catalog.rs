@@ -47,11 +47,21 @@ impl Catalog {
         self.names.find(name, &self.files)
     }
 
+    /// Names may be taken from `listing` from now on (see [`Catalog::intern`]).
+    pub fn set_listing(&mut self, listing: &std::sync::Arc<crate::source::Listing>) {
+        self.files.set_listing(listing);
+    }
+
     /// The rows of `manifest`, each now indexing this catalog's copy of its partition and
     /// description: the description kept for its name when equal, else a new one, which is
     /// kept for the name from then on (a file a compaction moves to another level keeps its
-    /// name; its later copies describe the new level).
-    pub fn intern(&mut self, manifest: &Manifest) -> Result<Vec<EntryRow>> {
+    /// name; its later copies describe the new level). A new name is the listing's file's
+    /// that `listed` finds, if any ([`Catalog::set_listing`]), else its own copy.
+    pub fn intern(
+        &mut self,
+        manifest: &Manifest,
+        listed: &dyn Fn(&str) -> Option<u32>,
+    ) -> Result<Vec<EntryRow>> {
         let local = manifest.files();
         let mut partitions: Vec<Option<u32>> = vec![None; local.partitions_len()];
         let mut rows = Vec::with_capacity(manifest.len());
@@ -68,7 +78,7 @@ impl Catalog {
                 }
             };
             let file = local.entry(row).file();
-            let id = self.file(file)?;
+            let id = self.file(file, listed)?;
             rows.push(EntryRow::new(
                 row.kind(),
                 partition,
@@ -92,7 +102,11 @@ impl Catalog {
 
     /// The id of the description equal to `file`, added when there is none. Its level is
     /// compared only when a row cannot hold it ([`EntryRow::holds_level`]).
-    fn file(&mut self, file: DataFileMeta<'_>) -> Result<u32> {
+    fn file(
+        &mut self,
+        file: DataFileMeta<'_>,
+        listed: &dyn Fn(&str) -> Option<u32>,
+    ) -> Result<u32> {
         let fields = file.fields();
         let rare = file.rare();
         let by_row = EntryRow::holds_level(fields.level);
@@ -113,7 +127,10 @@ impl Catalog {
                 name
             }
             None => {
-                let name = self.files.push_name(fields.file_name)?;
+                let name = match listed(fields.file_name) {
+                    Some(i) => self.files.push_listed_name(i)?,
+                    None => self.files.push_name(fields.file_name)?,
+                };
                 self.names.insert(name, &self.files);
                 self.last_of_name.push(u32::MAX);
                 name
@@ -208,7 +225,7 @@ pub(crate) type TestEntry<'a> = (
 pub(crate) fn rows_for_test(entries: &[TestEntry<'_>]) -> (std::rc::Rc<DataFiles>, Vec<EntryRow>) {
     let mut catalog = Catalog::new();
     let rows = catalog
-        .intern(&manifest_for_test(entries))
+        .intern(&manifest_for_test(entries), &|_| None)
         .unwrap_or_default();
     (std::rc::Rc::new(catalog.into_files()), rows)
 }
@@ -245,7 +262,7 @@ mod tests {
         let mut catalog = Catalog::new();
         let mut intern = |kind, level, rows| {
             let m = manifest_for_test(&[(kind, &[0, 0, 0, 0], 1, "data-a.parquet", level, rows)]);
-            catalog.intern(&m).unwrap()[0]
+            catalog.intern(&m, &|_| None).unwrap()[0]
         };
         let add = intern(Add, 0, 5);
         let copy = intern(Add, 0, 5); // a manifest merge's copy
@@ -290,6 +307,46 @@ mod tests {
         assert_eq!(catalog.name_id("data-b.parquet"), None);
     }
 
+    /// A name the artifact lists is the listing's file's, not a copy; other names are copied.
+    #[test]
+    fn names_the_artifact_lists_are_taken_from_the_listing() {
+        let artifact = crate::source::Artifact::of_paths(&["t/bucket-0/a", "t/bucket-1/b"]);
+        let listing = artifact.listing();
+        let find = |name: &str| {
+            (0..listing.len() as u32)
+                .find(|&i| listing.file(i as usize).is_some_and(|f| f.name() == name))
+        };
+        let mut catalog = Catalog::new();
+        catalog.set_listing(&listing);
+        let m = manifest_for_test(&[
+            (Add, &[], 1, "b", 0, 1),
+            (Add, &[], 0, "missing", 0, 1),
+            (Delete, &[], 1, "b", 0, 1),
+        ]);
+        let rows = catalog.intern(&m, &find).unwrap();
+        let files = catalog.files();
+        let read: Vec<(&str, Option<u32>)> = rows
+            .iter()
+            .map(|&r| {
+                let f = files.entry(r).file();
+                (f.file_name(), f.listed_at())
+            })
+            .collect();
+        assert_eq!(read, [("b", Some(1)), ("missing", None), ("b", Some(1))]);
+        assert_eq!(catalog.name_id("b"), Some(0));
+        // Equal to the same entries with copied names.
+        let copied = catalog_rows(&m);
+        let read_back: Vec<_> = rows.iter().map(|&r| files.entry(r)).collect();
+        let want: Vec<_> = copied.1.iter().map(|&r| copied.0.entry(r)).collect();
+        assert_eq!(read_back, want);
+    }
+
+    fn catalog_rows(m: &Manifest) -> (DataFiles, Vec<EntryRow>) {
+        let mut c = Catalog::new();
+        let rows = c.intern(m, &|_| None).unwrap();
+        (c.into_files(), rows)
+    }
+
     #[test]
     fn interned_entries_read_as_decoded() {
         let names: Vec<String> = (0..150).map(|n| format!("f-{n}")).collect();
@@ -304,8 +361,8 @@ mod tests {
             .collect();
         let m = manifest_for_test(&entries);
         let mut catalog = Catalog::new();
-        let first = catalog.intern(&m).unwrap();
-        let again = catalog.intern(&m).unwrap();
+        let first = catalog.intern(&m, &|_| None).unwrap();
+        let again = catalog.intern(&m, &|_| None).unwrap();
         assert_eq!(first, again, "a second copy interns to the same rows");
         let files = catalog.files();
         let read: Vec<_> = first.iter().map(|&r| files.entry(r)).collect();

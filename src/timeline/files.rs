@@ -157,10 +157,14 @@ impl<'p> ManifestStore<'p> {
     }
 
     /// The rows of the manifest at `path`, over [`ManifestStore::files`].
+    ///
+    /// A file name new to the store is taken from the listing's file of that name that
+    /// `listed` holds (a table root's data files), rather than copied.
     pub fn manifest(
         &mut self,
         artifact: &Artifact,
         path: &str,
+        listed: &BucketFiles,
     ) -> Result<Rc<[EntryRow]>, Unusable> {
         if let Some(r) = self.manifests.get(path) {
             self.hits += 1;
@@ -171,9 +175,11 @@ impl<'p> ManifestStore<'p> {
                 Some(manifest) => Ok(manifest),
                 None => self.decode(artifact, path, read_manifest),
             };
+        self.catalog.set_listing(&artifact.listing());
+        let find = |name: &str| listed.find(name);
         let r = decoded.and_then(|m| {
             self.catalog
-                .intern(&m)
+                .intern(&m, &find)
                 .map(Rc::from)
                 .map_err(|e| Unusable::Unreadable(e.in_file(path)))
         });
@@ -912,7 +918,10 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
                 path.push('/');
             }
             path.push_str(name);
-            match self.store.manifest(self.artifact, &path) {
+            match self
+                .store
+                .manifest(self.artifact, &path, &self.out.data_files_by_name)
+            {
                 Ok(es) => {
                     if !self.walked.contains(name) {
                         self.referenced.meta.insert(name.to_string());
@@ -983,12 +992,18 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
                 // artifact-incomplete.
                 continue;
             }
-            let mut dirs = self
-                .out
-                .data_files_by_name
-                .dirs(e.file().file_name())
-                .peekable();
-            let present = dirs.peek().is_some() && dirs.any(|dir| is_bucket_dir(dir, e.bucket()));
+            let bucket_files = &self.out.data_files_by_name;
+            // The file the description's name was taken from, when it is one of this root's
+            // and in the entry's bucket, answers without a lookup by name.
+            let named_by = e
+                .file()
+                .listed_at()
+                .filter(|&i| bucket_files.holds(i))
+                .and_then(|i| self.artifact.files().get(i as usize));
+            let present = named_by.is_some_and(|f| is_bucket_dir(f.dir(), e.bucket()))
+                || bucket_files
+                    .dirs(e.file().file_name())
+                    .any(|dir| is_bucket_dir(dir, e.bucket()));
             if !present {
                 dangling.push(Dangling {
                     holder: holder.clone(),
@@ -1116,10 +1131,11 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
                     if self.referenced.meta.contains(name) {
                         continue; // a base list repeats published manifests
                     }
-                    if let Ok(es) = self
-                        .store
-                        .manifest(self.artifact, &join(&self.manifest_dir, name))
-                    {
+                    if let Ok(es) = self.store.manifest(
+                        self.artifact,
+                        &join(&self.manifest_dir, name),
+                        &self.out.data_files_by_name,
+                    ) {
                         entries.push(es);
                         manifests.push(format!("manifest/{name}"));
                     }
@@ -1192,7 +1208,7 @@ fn list_bucket_files(artifact: &Artifact, root: &str, out: &mut RootFiles) {
 #[derive(Clone, Default)]
 pub struct BucketFiles {
     /// The artifact's listing.
-    listing: Rc<Listing>,
+    listing: std::sync::Arc<Listing>,
     /// Per file, in path order: its index in `listing`.
     files: Vec<u32>,
     /// The files by name, an open-addressed table (linear probing, at most half full) of
@@ -1216,7 +1232,7 @@ impl std::fmt::Debug for BucketFiles {
 
 impl BucketFiles {
     /// None yet, of the files of `listing`.
-    fn of(listing: Rc<Listing>) -> Self {
+    fn of(listing: std::sync::Arc<Listing>) -> Self {
         BucketFiles {
             listing,
             ..BucketFiles::default()
@@ -1280,6 +1296,30 @@ impl BucketFiles {
                 _ => {}
             }
         })
+    }
+
+    /// The listing's index of the first file (in path order) named `name`.
+    pub fn find(&self, name: &str) -> Option<u32> {
+        let hash = self.hasher.hash_one(name);
+        let high = (hash >> 32) as u32;
+        let mask = self.table.len().wrapping_sub(1);
+        let mut slot = hash as usize & mask;
+        loop {
+            let &(h, f) = self.table.get(slot)?;
+            if f == 0 {
+                return None;
+            }
+            slot = (slot + 1) & mask;
+            let i = f as usize - 1;
+            if h == high && self.name(i) == name {
+                return self.files.get(i).copied();
+            }
+        }
+    }
+
+    /// Whether file `i` of the listing is one of these.
+    pub fn holds(&self, i: u32) -> bool {
+        self.files.binary_search(&i).is_ok()
     }
 
     /// The artifact path of the first file (in path order) named `name`.
