@@ -135,7 +135,7 @@ mod threaded {
         /// A helper is decoding it.
         Decoding,
         /// Decoded, waiting to be taken.
-        Done(Prefetched),
+        Done(Box<Prefetched>),
         /// The helper could not decode it (or it was taken by the analysis to decode itself,
         /// or already taken): the analysis decodes it itself.
         Gone,
@@ -254,7 +254,7 @@ mod threaded {
             let rows = result.as_ref().map_or(0, |p| p.decoded.rows());
             if let Some(slot) = state.slots.get_mut(i) {
                 *slot = match result {
-                    Some(p) => Slot::Done(p),
+                    Some(p) => Slot::Done(Box::new(p)),
                     None => Slot::Gone,
                 };
             }
@@ -479,7 +479,7 @@ mod threaded {
                         state.stats.taken += 1;
                         drop(state);
                         self.shared.changed.notify_all();
-                        return Some(p);
+                        return Some(*p);
                     }
                     Slot::Decoding => {
                         *slot = Slot::Decoding;
