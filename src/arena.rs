@@ -1,5 +1,5 @@
 //! Append-only storage for the millions of small items a wide table's analysis holds:
-//! [`Chunks`] of fixed-size items and [`ByteChunks`] of byte strings, both in chunks that never
+//! [`Chunks`] of fixed-size items and [`StrChunks`] of byte strings or text, both in chunks that never
 //! move once written, so growing never copies more than one chunk (a doubling `Vec` of half a
 //! million items stands twice in memory while it grows) and no item is an allocation of its
 //! own.
@@ -65,52 +65,133 @@ impl<T> Chunks<T> {
     }
 }
 
-/// Byte strings in chunks of [`CHUNK_BYTES`], found by their offset: a string never straddles
-/// two chunks (one longer than a chunk gets a chunk of its own, and the offsets it spans), so
-/// the offset's bits are a chunk and a place in it. As in [`Chunks`], nothing ever moves.
+/// What [`StrChunks`] stores strings in: `Vec<u8>` for bytes, `String` for text (read back
+/// as `&str` without validating it again).
+pub trait Chunk: Default {
+    /// One string.
+    type Part: ?Sized;
+    /// An empty chunk with room for `n` bytes.
+    fn with_capacity(n: usize) -> Self;
+    /// Bytes written.
+    fn written(&self) -> usize;
+    /// Bytes allocated.
+    fn capacity(&self) -> usize;
+    /// Appends `part`.
+    fn append(&mut self, part: &Self::Part);
+    /// The length of `part` in bytes.
+    fn part_len(part: &Self::Part) -> usize;
+    /// Drops spare capacity.
+    fn shrink_to_fit(&mut self);
+}
+
+impl Chunk for Vec<u8> {
+    type Part = [u8];
+    fn with_capacity(n: usize) -> Self {
+        Vec::with_capacity(n)
+    }
+    fn written(&self) -> usize {
+        Vec::len(self)
+    }
+    fn capacity(&self) -> usize {
+        Vec::capacity(self)
+    }
+    fn append(&mut self, part: &[u8]) {
+        self.extend_from_slice(part);
+    }
+    fn part_len(part: &[u8]) -> usize {
+        part.len()
+    }
+    fn shrink_to_fit(&mut self) {
+        Vec::shrink_to_fit(self);
+    }
+}
+
+impl Chunk for String {
+    type Part = str;
+    fn with_capacity(n: usize) -> Self {
+        String::with_capacity(n)
+    }
+    fn written(&self) -> usize {
+        String::len(self)
+    }
+    fn capacity(&self) -> usize {
+        String::capacity(self)
+    }
+    fn append(&mut self, part: &str) {
+        self.push_str(part);
+    }
+    fn part_len(part: &str) -> usize {
+        part.len()
+    }
+    fn shrink_to_fit(&mut self) {
+        String::shrink_to_fit(self);
+    }
+}
+
+/// Strings in chunks of [`CHUNK_BYTES`], found by their offset: a string never straddles two
+/// chunks (one longer than a chunk gets a chunk of its own, and the offsets it spans), so the
+/// offset's bits are a chunk and a place in it. As in [`Chunks`], nothing ever moves.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ByteChunks {
+pub struct StrChunks<C> {
     /// Chunk `i` holds offsets `i * CHUNK_BYTES ..`; those a long string spans after its first
     /// chunk are empty.
-    chunks: Vec<Vec<u8>>,
+    chunks: Vec<C>,
 }
+
+/// Byte strings (keys).
+pub type ByteChunks = StrChunks<Vec<u8>>;
+/// Text (names).
+pub type TextChunks = StrChunks<String>;
 
 const CHUNK_BYTES: usize = 1 << 20;
 
 impl ByteChunks {
     /// The `len` bytes at `at` (nothing if they are not one string's or its start's).
     pub fn get(&self, at: u32, len: u32) -> &[u8] {
+        let (chunk, range) = self.locate(at, len);
+        chunk.and_then(|c| c.get(range)).unwrap_or(&[])
+    }
+}
+
+impl TextChunks {
+    /// The `len` bytes at `at` (nothing if they are not one string's or its start's).
+    pub fn get(&self, at: u32, len: u32) -> &str {
+        let (chunk, range) = self.locate(at, len);
+        chunk.and_then(|c| c.get(range)).unwrap_or("")
+    }
+}
+
+impl<C: Chunk> StrChunks<C> {
+    /// The chunk holding offset `at`, and the range of `len` bytes from there in it.
+    fn locate(&self, at: u32, len: u32) -> (Option<&C>, std::ops::Range<usize>) {
         let (at, len) = (at as usize, len as usize);
         let local = at % CHUNK_BYTES;
-        self.chunks
-            .get(at / CHUNK_BYTES)
-            .and_then(|c| c.get(local..local + len))
-            .unwrap_or(&[])
+        (self.chunks.get(at / CHUNK_BYTES), local..local + len)
     }
 
     /// Appends the concatenation of `parts`; its offset. Fails past 4 GiB in all, naming
     /// `what`.
-    pub fn push(&mut self, parts: &[&[u8]], what: &str) -> Result<u32> {
-        let len: usize = parts.iter().map(|p| p.len()).sum();
+    pub fn push(&mut self, parts: &[&C::Part], what: &str) -> Result<u32> {
+        let len: usize = parts.iter().map(|p| C::part_len(p)).sum();
         let fits = self
             .chunks
             .last()
-            .is_some_and(|last| last.len() + len <= CHUNK_BYTES);
+            .is_some_and(|last| last.written() + len <= CHUNK_BYTES);
         if !fits {
             let first = self.chunks.len();
             let spans = len.div_ceil(CHUNK_BYTES).max(1);
             offset((first + spans) * CHUNK_BYTES, what)?;
-            let mut chunk = Vec::with_capacity(len.clamp(256, CHUNK_BYTES));
+            let mut chunk = C::with_capacity(len.clamp(256, CHUNK_BYTES));
             for p in parts {
-                chunk.extend_from_slice(p);
+                chunk.append(p);
             }
             self.chunks.push(chunk);
             // The offsets a long string spans: no other string starts there.
             for _ in 1..spans {
-                self.chunks.push(Vec::new());
+                self.chunks.push(C::default());
             }
             if spans > 1 {
-                self.chunks.push(Vec::new());
+                self.chunks.push(C::default());
             }
             return offset(first * CHUNK_BYTES, what);
         }
@@ -118,17 +199,17 @@ impl ByteChunks {
         let Some(last) = self.chunks.last_mut() else {
             return offset(0, what);
         };
-        let start = offset(base + last.len(), what)?;
+        let start = offset(base + last.written(), what)?;
         for p in parts {
-            last.extend_from_slice(p);
+            last.append(p);
         }
         Ok(start)
     }
 
     /// Bytes held on the heap (capacity).
     pub fn heap_bytes(&self) -> usize {
-        self.chunks.iter().map(Vec::capacity).sum::<usize>()
-            + self.chunks.capacity() * std::mem::size_of::<Vec<u8>>()
+        self.chunks.iter().map(C::capacity).sum::<usize>()
+            + self.chunks.capacity() * std::mem::size_of::<C>()
     }
 
     /// Drops the last chunk's spare capacity.

@@ -18,7 +18,7 @@ use crate::error::{Error, Result};
 use super::manifest::{FileKind, FileSource};
 use std::sync::Arc;
 
-use crate::arena::{ByteChunks, Chunks};
+use crate::arena::{ByteChunks, Chunks, TextChunks};
 use crate::source::{FileEntry, Listing};
 
 /// One manifest entry as held: its kind, bucket and level, and its partition and file
@@ -275,6 +275,9 @@ pub struct DataFiles {
     /// The listing names may be taken from.
     listing: SharedListing,
     /// Names and keys.
+    /// Names.
+    text: TextChunks,
+    /// Keys.
     bytes: ByteChunks,
     partitions: Blobs,
     rare: Vec<Rare>,
@@ -307,7 +310,7 @@ impl DataFiles {
     pub fn name(&self, id: u32) -> &str {
         match self.names.get(id as usize) {
             Some(&(file, LISTED)) => self.listed_file(file).map_or("", |f| f.name()),
-            Some(&(at, len)) => std::str::from_utf8(self.bytes.get(at, len)).unwrap_or_default(),
+            Some(&(at, len)) => self.text.get(at, len),
             None => "",
         }
     }
@@ -373,7 +376,7 @@ impl DataFiles {
             ));
         }
         offset(self.names.len, "file names")?;
-        let at = self.bytes.push(&[name.as_bytes()], "file names and keys")?;
+        let at = self.text.push(&[name], "file names")?;
         offset(self.names.push((at, len)), "file names")
     }
 
@@ -400,9 +403,7 @@ impl DataFiles {
             self.rare.push(rare);
             index
         };
-        let keys_at = self
-            .bytes
-            .push(&[f.min_key, f.max_key], "file names and keys")?;
+        let keys_at = self.bytes.push(&[f.min_key, f.max_key], "keys")?;
         let id = self.records.push(Record {
             file_size: f.file_size,
             row_count: f.row_count,
@@ -422,6 +423,7 @@ impl DataFiles {
     pub fn heap_bytes(&self) -> usize {
         self.records.heap_bytes()
             + self.names.heap_bytes()
+            + self.text.heap_bytes()
             + self.bytes.heap_bytes()
             + self.partitions.heap_bytes()
             + self.rare.capacity() * std::mem::size_of::<Rare>()
@@ -431,6 +433,7 @@ impl DataFiles {
     pub fn shrink_to_fit(&mut self) {
         self.records.shrink_to_fit();
         self.names.shrink_to_fit();
+        self.text.shrink_to_fit();
         self.bytes.shrink_to_fit();
         self.partitions.shrink_to_fit();
         self.rare.shrink_to_fit();

@@ -5,13 +5,13 @@
 //! listing was ~190 bytes a file and a third of the analysis's memory (`BENCHMARKS.md`, "A flat
 //! listing"). Here a file is a fixed 48-byte [`FileRecord`]: its directory an index into the
 //! listing's directories (a thousand for half a million files), its name an offset into one
-//! buffer of names ([`ByteChunks`]). [`FileEntry`] is the view the rest of the code reads, and
+//! buffer of names ([`TextChunks`]). [`FileEntry`] is the view the rest of the code reads, and
 //! [`Files`] a run of the listing (what a directory holds).
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
-use crate::arena::ByteChunks;
+use crate::arena::TextChunks;
 use crate::error::{Error, Result};
 
 use super::FileTime;
@@ -71,7 +71,7 @@ pub(super) struct FileFacts {
 pub struct Listing {
     files: Vec<FileRecord>,
     dirs: Vec<Box<str>>,
-    names: ByteChunks,
+    names: TextChunks,
 }
 
 impl Listing {
@@ -110,8 +110,7 @@ impl Listing {
     }
 
     fn name_of(&self, r: &FileRecord) -> &str {
-        let bytes = self.names.get(r.name_at, r.name_len_flags & LEN_MASK);
-        std::str::from_utf8(bytes).unwrap_or_default()
+        self.names.get(r.name_at, r.name_len_flags & LEN_MASK)
     }
 
     /// How two records' paths order (equal directories compared by name only).
@@ -354,7 +353,7 @@ impl ListingBuilder {
                 format!("a name of {} bytes, longer than 16 MiB", name.len()),
             ));
         }
-        let name_at = self.listing.names.push(&[name.as_bytes()], "file names")?;
+        let name_at = self.listing.names.push(&[name], "file names")?;
         let (modified, time) = match facts.modified {
             None => (0, 0),
             Some(FileTime::Utc(ms)) => (ms, TIME_UTC),
@@ -403,16 +402,7 @@ impl ListingBuilder {
         let mut listing = self.listing;
         let mut files = std::mem::take(&mut listing.files);
         files.retain(|r| r.name_len_flags & DROPPED == 0);
-        // Sorted through a permutation (4 bytes a file, where sorting the records themselves
-        // stably took a scratch copy of them), ties in the order the files were added.
-        let mut order: Vec<u32> = (0..u32::try_from(files.len()).unwrap_or(u32::MAX)).collect();
-        order.sort_unstable_by(|&a, &b| {
-            match (files.get(a as usize), files.get(b as usize)) {
-                (Some(x), Some(y)) => listing.cmp(x, y),
-                _ => Ordering::Equal,
-            }
-            .then(a.cmp(&b))
-        });
+        let mut order = path_order(&listing, &files);
         permute(&mut files, &mut order);
         let mut copies = Vec::new();
         files.dedup_by(|later, first| {
@@ -428,6 +418,74 @@ impl ListingBuilder {
         listing.files = files;
         (listing, copies)
     }
+}
+
+/// The order of `files` by path, ties in the order they were added: a permutation (4 bytes a
+/// file, where sorting the records themselves stably took a scratch copy of them).
+///
+/// Sorting half a million paths by comparing them was a tenth of a wide table's analysis
+/// (`BENCHMARKS.md`, "A flat listing"), so the files are first put in order by directory (the
+/// directories by their path and `/`, each file by its directory's rank) and by name within a
+/// directory: the path order, except where a directory holds files and subdirectories whose
+/// paths interleave. One pass checks it, and only then are the paths compared whole.
+fn path_order(listing: &Listing, files: &[FileRecord]) -> Vec<u32> {
+    let n = u32::try_from(files.len()).unwrap_or(u32::MAX);
+    let mut dirs: Vec<(String, u32)> = listing
+        .dirs
+        .iter()
+        .enumerate()
+        .map(|(id, d)| (format!("{d}/"), id as u32))
+        .collect();
+    dirs.sort_unstable();
+    let mut rank = vec![0u32; listing.dirs.len()];
+    for (r, (_, id)) in dirs.iter().enumerate() {
+        if let Some(slot) = rank.get_mut(*id as usize) {
+            *slot = r as u32;
+        }
+    }
+    let rank_of = |f: &FileRecord| rank.get(f.dir as usize).copied().unwrap_or(0);
+    // By directory rank (a counting sort: stable, so ties stay in the order added).
+    let mut starts = vec![0u32; dirs.len() + 1];
+    for f in files {
+        if let Some(c) = starts.get_mut(rank_of(f) as usize + 1) {
+            *c += 1;
+        }
+    }
+    for i in 1..starts.len() {
+        let before = starts.get(i - 1).copied().unwrap_or(0);
+        if let Some(c) = starts.get_mut(i) {
+            *c += before;
+        }
+    }
+    let mut order = vec![0u32; files.len()];
+    let mut next = starts.clone();
+    for (i, f) in (0..n).zip(files) {
+        if let Some(at) = next.get_mut(rank_of(f) as usize) {
+            if let Some(slot) = order.get_mut(*at as usize) {
+                *slot = i;
+            }
+            *at += 1;
+        }
+    }
+    // By name within each directory.
+    let name = |i: u32| files.get(i as usize).map_or("", |f| listing.name_of(f));
+    for w in starts.windows(2) {
+        let &[a, b] = w else { continue };
+        if let Some(group) = order.get_mut(a as usize..b as usize) {
+            group.sort_unstable_by(|&x, &y| name(x).cmp(name(y)).then(x.cmp(&y)));
+        }
+    }
+    let by_path = |&x: &u32, &y: &u32| {
+        match (files.get(x as usize), files.get(y as usize)) {
+            (Some(a), Some(b)) => listing.cmp(a, b),
+            _ => Ordering::Equal,
+        }
+        .then(x.cmp(&y))
+    };
+    if !order.is_sorted_by(|x, y| by_path(x, y).is_le()) {
+        order.sort_unstable_by(by_path);
+    }
+    order
 }
 
 /// Puts `items` in the order `order` gives (`items[i]` becomes the old `items[order[i]]`), in
@@ -514,6 +572,35 @@ mod tests {
             let mut got = items.clone();
             permute(&mut got, &mut order.clone());
             proptest::prop_assert_eq!(got, want);
+        }
+    }
+
+    proptest::proptest! {
+        /// Files in directories that also hold subdirectories, in any order: listed in path
+        /// order, each path once.
+        #[test]
+        fn the_listing_is_in_path_order(
+            paths in proptest::collection::vec("([ab0-]{1,2}/){0,3}[ab0-]{1,2}", 0..40)
+        ) {
+            let mut b = ListingBuilder::default();
+            for (i, p) in paths.iter().enumerate() {
+                let (dir, name) = crate::source::split_parent(p);
+                let d = b.dir("", dir);
+                let facts = FileFacts { index: i as u32, container: HOST, ..FileFacts::default() };
+                b.push(d, name, facts).unwrap();
+            }
+            let (listing, copies) = b.finish();
+            let got: Vec<(String, u32)> =
+                listing.files().iter().map(|f| (f.path(), f.location().1)).collect();
+            let mut want: Vec<(String, u32)> = Vec::new();
+            for (i, p) in paths.iter().enumerate() {
+                if !want.iter().any(|(q, _)| q == p) {
+                    want.push((p.clone(), i as u32));
+                }
+            }
+            want.sort();
+            proptest::prop_assert_eq!(got, want, "the first copy of each path, in path order");
+            proptest::prop_assert_eq!(copies.len(), paths.len() - listing.len());
         }
     }
 

@@ -41,8 +41,11 @@ const EXTRA_UNIX_TIME: u16 = 0x5455;
 
 /// Whether a path names a zip that should be opened as a nested archive.
 pub(crate) fn looks_like_zip_name(path: &str) -> bool {
-    let lower = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
-    lower.ends_with(".zip")
+    let name = path.rsplit('/').next().unwrap_or(path).as_bytes();
+    name.len() >= 4
+        && name
+            .get(name.len() - 4..)
+            .is_some_and(|ext| ext.eq_ignore_ascii_case(b".zip"))
 }
 
 /// What opening a zip found besides the files it listed.

@@ -16,7 +16,11 @@ use crate::paimon::manifest::{DataFileMeta, DataFiles, EntryRow, FileFields, Man
 #[derive(Debug, Default)]
 pub struct Catalog {
     files: DataFiles,
-    /// Each name's id, by hash: see [`NameIndex`].
+    /// The id of each name the listing holds, by the index of the file it is taken from (+ 1;
+    /// `0`: none yet).
+    listed: Vec<u32>,
+    /// The id of each name of its own (no file of the listing has it), by hash: see
+    /// [`NameIndex`].
     names: NameIndex,
     /// Per name id, the description interned last for it.
     last_of_name: Vec<u32>,
@@ -42,21 +46,32 @@ impl Catalog {
         files
     }
 
-    /// The id of the file name `name`, if a manifest named it.
-    pub fn name_id(&self, name: &str) -> Option<u32> {
-        self.names.find(name, &self.files)
+    /// The id of the file name `name`, if a manifest named it, found as [`Catalog::intern`]
+    /// finds it with the same `listed`.
+    pub fn name_id(&self, name: &str, listed: &dyn Fn(&str) -> Option<u32>) -> Option<u32> {
+        match listed(name) {
+            Some(i) => self.listed.get(i as usize)?.checked_sub(1),
+            None => self.names.find(name, &self.files),
+        }
     }
 
     /// Names may be taken from `listing` from now on (see [`Catalog::intern`]).
     pub fn set_listing(&mut self, listing: &std::sync::Arc<crate::source::Listing>) {
         self.files.set_listing(listing);
+        if self.listed.len() < listing.len() {
+            self.listed.resize(listing.len(), 0);
+        }
     }
 
     /// The rows of `manifest`, each now indexing this catalog's copy of its partition and
     /// description: the description kept for its name when equal, else a new one, which is
     /// kept for the name from then on (a file a compaction moves to another level keeps its
-    /// name; its later copies describe the new level). A new name is the listing's file's
-    /// that `listed` finds, if any ([`Catalog::set_listing`]), else its own copy.
+    /// name; its later copies describe the new level).
+    ///
+    /// A name is the listing's file's that `listed` finds, if any ([`Catalog::set_listing`]):
+    /// its id is found by that file, without a lookup of its own; else it is a copy, found by
+    /// hash. So names are one id each for one `listed` (a table root's files): the identifier of
+    /// a file in a merge compares within a root.
     pub fn intern(
         &mut self,
         manifest: &Manifest,
@@ -110,7 +125,12 @@ impl Catalog {
         let fields = file.fields();
         let rare = file.rare();
         let by_row = EntryRow::holds_level(fields.level);
-        let name = match self.names.find(fields.file_name, &self.files) {
+        let in_listing = listed(fields.file_name).filter(|&i| (i as usize) < self.listed.len());
+        let known = match in_listing {
+            Some(i) => self.listed.get(i as usize).and_then(|id| id.checked_sub(1)),
+            None => self.names.find(fields.file_name, &self.files),
+        };
+        let name = match known {
             Some(name) => {
                 let last = self.last_of_name.get(name as usize).copied();
                 if let Some(last) = last {
@@ -127,11 +147,20 @@ impl Catalog {
                 name
             }
             None => {
-                let name = match listed(fields.file_name) {
-                    Some(i) => self.files.push_listed_name(i)?,
-                    None => self.files.push_name(fields.file_name)?,
+                let name = match in_listing {
+                    Some(i) => {
+                        let name = self.files.push_listed_name(i)?;
+                        if let Some(slot) = self.listed.get_mut(i as usize) {
+                            *slot = name + 1;
+                        }
+                        name
+                    }
+                    None => {
+                        let name = self.files.push_name(fields.file_name)?;
+                        self.names.insert(name, &self.files);
+                        name
+                    }
                 };
-                self.names.insert(name, &self.files);
                 self.last_of_name.push(u32::MAX);
                 name
             }
@@ -303,8 +332,8 @@ mod tests {
             .collect();
         assert_eq!(names, [0, 0, 0, 0]);
         assert_eq!(files.names_len(), 1);
-        assert_eq!(catalog.name_id("data-a.parquet"), Some(0));
-        assert_eq!(catalog.name_id("data-b.parquet"), None);
+        assert_eq!(catalog.name_id("data-a.parquet", &|_| None), Some(0));
+        assert_eq!(catalog.name_id("data-b.parquet", &|_| None), None);
     }
 
     /// A name the artifact lists is the listing's file's, not a copy; other names are copied.
@@ -333,7 +362,7 @@ mod tests {
             })
             .collect();
         assert_eq!(read, [("b", Some(1)), ("missing", None), ("b", Some(1))]);
-        assert_eq!(catalog.name_id("b"), Some(0));
+        assert_eq!(catalog.name_id("b", &find), Some(0));
         // Equal to the same entries with copied names.
         let copied = catalog_rows(&m);
         let read_back: Vec<_> = rows.iter().map(|&r| files.entry(r)).collect();
@@ -371,7 +400,7 @@ mod tests {
         assert_eq!(files.names_len(), 150);
         assert_eq!(files.partitions_len(), 2);
         for (i, name) in (0..150).map(|i| (i, format!("f-{i}"))) {
-            let id = catalog.name_id(&name).unwrap();
+            let id = catalog.name_id(&name, &|_| None).unwrap();
             assert_eq!(files.name(id), name, "{i}");
         }
     }

@@ -1094,12 +1094,7 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
                 (!self.referenced.stats.contains(name)).then_some(OrphanKind::Statistics)
             }
             _ if META_DIRS.contains(&first) || !rel.contains('/') => None,
-            _ if self
-                .out
-                .referenced
-                .contains(self.store.catalog.name_id(name), name)
-                || !in_bucket_dir(rel) =>
-            {
+            _ if self.out.referenced.contains(self.name_id(name), name) || !in_bucket_dir(rel) => {
                 None
             }
             // `index-file-in-data-file-dir` (§1.8): index files in bucket directories.
@@ -1110,6 +1105,12 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
             }
             _ => Some(OrphanKind::Data),
         }
+    }
+
+    /// The catalog's id of file name `name`, found as this root's manifests were interned.
+    fn name_id(&self, name: &str) -> Option<u32> {
+        let bucket_files = &self.out.data_files_by_name;
+        self.store.catalog.name_id(name, &|n| bucket_files.find(n))
     }
 
     /// Ghost commits: the orphan manifest lists of each committer, decoded (the entries of the
