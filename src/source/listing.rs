@@ -374,11 +374,6 @@ impl ListingBuilder {
         Ok(self.listing.files.len() - 1)
     }
 
-    /// Room for `n` more files.
-    pub fn reserve(&mut self, n: usize) {
-        self.listing.files.reserve(n);
-    }
-
     /// How many files have been added.
     pub fn len(&self) -> usize {
         self.listing.files.len()

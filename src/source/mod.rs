@@ -491,7 +491,7 @@ impl Artifact {
                     Error::io("internal: unknown zip container").in_file(entry.path())
                 })?;
                 zip.borrow_mut()
-                    .read(index as usize, max, &self.limits)
+                    .read(index as usize, declared(entry), max, &self.limits)
                     .map_err(|e| e.in_file(entry.path()))?
             }
         };
@@ -573,7 +573,7 @@ impl Artifact {
                     .in_file(entry.path()));
                 }
                 zip.borrow_mut()
-                    .read_range(index as usize, offset, len)
+                    .read_range(index as usize, declared(entry), offset, len)
                     .map_err(|e| e.in_file(entry.path()))?
             }
             (_, index) => {
@@ -608,6 +608,14 @@ impl Artifact {
         let bytes = self.read(path, max)?;
         String::from_utf8(bytes)
             .map_err(|e| Error::format(format!("not UTF-8 text: {e}")).in_file(path))
+    }
+}
+
+/// What the zip declares of `entry`'s content (the listing holds it).
+fn declared(entry: FileEntry<'_>) -> zip::Declared {
+    zip::Declared {
+        size: entry.size(),
+        crc32: entry.crc32().unwrap_or(0),
     }
 }
 
@@ -813,7 +821,7 @@ impl Builder {
                 continue;
             };
             let (path, index) = (entry.path(), entry.location().1);
-            let size = entry.size();
+            let size = (entry.size(), entry.crc32().unwrap_or(0));
             match self.open_nested(container_index, index, size) {
                 Ok(inner) => {
                     match self.add_zip(inner, &format!("{path}{NESTED_SEPARATOR}"), depth + 1) {
@@ -843,7 +851,7 @@ impl Builder {
         &mut self,
         container: usize,
         index: u32,
-        size: u64,
+        (size, crc32): (u64, u32),
     ) -> Result<Rc<dyn RandomAccess>> {
         let zip = self
             .zips
@@ -868,7 +876,7 @@ impl Builder {
             ));
         }
         self.nested_bytes = self.nested_bytes.saturating_add(size);
-        let bytes = zip.read(index, max, &self.limits)?;
+        let bytes = zip.read(index, zip::Declared { size, crc32 }, max, &self.limits)?;
         Ok(Rc::new(bytes))
     }
 

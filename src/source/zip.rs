@@ -57,16 +57,36 @@ pub(super) struct Listed {
     pub zips: Vec<usize>,
 }
 
+/// What reading an entry takes of its central directory record, kept for every entry (24
+/// bytes): its declared size and CRC are the listing's ([`Declared`]), not kept twice.
 #[derive(Debug, Clone)]
 struct CentralEntry {
+    compressed: u64,
+    local_offset: u64,
     method: u16,
     flags: u16,
-    crc32: u32,
-    compressed: u64,
-    uncompressed: u64,
-    local_offset: u64,
+}
+
+/// What the central directory declares of an entry's content, as the listing holds it: what a
+/// read is checked against.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Declared {
+    /// The uncompressed size.
+    pub size: u64,
+    /// The CRC-32.
+    pub crc32: u32,
+}
+
+/// A central directory record, parsed.
+struct Record<'a> {
+    entry: CentralEntry,
+    declared: Declared,
     is_dir: bool,
     is_symlink: bool,
+    name: std::borrow::Cow<'a, str>,
+    modified: Option<FileTime>,
+    /// Where the next record starts.
+    next: usize,
 }
 
 /// An opened zip: its bytes and its central directory.
@@ -95,7 +115,7 @@ const READ_AHEAD_MAX_DIR: u64 = 64 << 20;
 /// Entries closer than this are read in one range (the gap is read and dropped).
 const READ_AHEAD_GAP: u64 = 64 << 10;
 /// The largest single read of a read-ahead.
-const READ_AHEAD_MAX_RANGE: u64 = 8 << 20;
+const READ_AHEAD_MAX_RANGE: u64 = 2 << 20;
 
 /// A range a read-ahead reads: `(start, end, members)`, `members` the positions in its group's
 /// member list whose bytes the range holds.
@@ -285,7 +305,6 @@ impl ZipContainer {
         // Central directory entries are at least 46 bytes: room for what it can hold.
         let room = usize::try_from(count.min(cd_size / 46)).unwrap_or(0);
         let mut entries = Vec::with_capacity(room);
-        out.reserve(room);
         let mut ahead = ReadAhead::default();
         let mut by_dir = HashMap::new();
         let mut listed = Listed::default();
@@ -296,9 +315,18 @@ impl ZipContainer {
             let index = usize::try_from(index)
                 .map_err(|_| Error::format("too many entries for this platform"))?;
             match parse_central(cd.entry_at(pos)?, 0, size, prefix) {
-                Ok((entry, name, modified, next)) => {
+                Ok(record) => {
+                    let Record {
+                        entry,
+                        declared,
+                        is_dir,
+                        is_symlink,
+                        name,
+                        modified,
+                        next,
+                    } = record;
                     pos += next as u64;
-                    let plain_file = !entry.is_dir && !entry.is_symlink;
+                    let plain_file = !is_dir && !is_symlink;
                     // `Ok(None)`: the name is already the path.
                     let normal = plain_file.then(|| {
                         if already_normal(&name, limits) {
@@ -306,7 +334,7 @@ impl ZipContainer {
                         } else {
                             normalize_path(&name, limits)
                                 .map(Some)
-                                .map_err(|e| e.in_file(name.clone()))
+                                .map_err(|e| e.in_file(&*name))
                         }
                     });
                     if let Some(Ok(path)) = &normal {
@@ -324,24 +352,24 @@ impl ZipContainer {
                             continue;
                         }
                     }
-                    ahead.add(&mut by_dir, &entry, plain_file.then_some(name.as_str()));
-                    if entry.is_symlink {
+                    ahead.add(&mut by_dir, &entry, plain_file.then_some(&*name));
+                    if is_symlink {
                         listed.problems.push(
                             Error::unsupported(
                                 "a symbolic link; links are not followed, the entry is skipped",
                             )
-                            .in_file(name.clone()),
+                            .in_file(&*name),
                         );
-                    } else if !entry.is_dir {
+                    } else if !is_dir {
                         let path = match normal {
-                            Some(Ok(Some(path))) => Ok(path),
+                            Some(Ok(Some(path))) => Ok(std::borrow::Cow::Owned(path)),
                             Some(Err(e)) => Err(e),
                             Some(Ok(None)) | None => Ok(name),
                         };
                         let facts = FileFacts {
-                            size: entry.uncompressed,
+                            size: declared.size,
                             stored_size: entry.compressed,
-                            crc32: Some(entry.crc32),
+                            crc32: Some(declared.crc32),
                             modified,
                             container,
                             index: u32::try_from(entries.len()).unwrap_or(u32::MAX),
@@ -369,6 +397,8 @@ impl ZipContainer {
                 }
             }
         }
+        // A view of a few files kept few entries.
+        entries.shrink_to_fit();
         let zip = ZipContainer {
             data,
             entries,
@@ -399,8 +429,15 @@ impl ZipContainer {
         Slice::new(self.data.clone(), start, entry.compressed).map(Some)
     }
 
-    /// Reads and inflates an entry, refusing more than `max` bytes, checking the CRC.
-    pub fn read(&mut self, index: usize, max: u64, limits: &Limits) -> Result<Vec<u8>> {
+    /// Reads and inflates an entry, refusing more than `max` bytes, checking its size and CRC
+    /// against what the central directory `declared`.
+    pub fn read(
+        &mut self,
+        index: usize,
+        declared: Declared,
+        max: u64,
+        limits: &Limits,
+    ) -> Result<Vec<u8>> {
         let entry = self
             .entries
             .get(index)
@@ -411,33 +448,32 @@ impl ZipContainer {
                 "the entry is encrypted; encrypted zips cannot be analysed",
             ));
         }
-        if entry.uncompressed > max {
+        if declared.size > max {
             return Err(Error::limit(
                 "max-entry-bytes",
                 format!(
                     "the entry declares {} bytes, more than {max} allowed",
-                    entry.uncompressed
+                    declared.size
                 ),
             ));
         }
         let ratio_floor = 1 << 20;
-        if entry.uncompressed > ratio_floor
-            && entry.uncompressed / entry.compressed.max(1) > limits.max_ratio
+        if declared.size > ratio_floor && declared.size / entry.compressed.max(1) > limits.max_ratio
         {
             return Err(Error::limit(
                 "max-ratio",
                 format!(
                     "the entry inflates {} bytes to {} (a ratio above {})",
-                    entry.compressed, entry.uncompressed, limits.max_ratio
+                    entry.compressed, declared.size, limits.max_ratio
                 ),
             ));
         }
         let out = match entry.method {
             METHOD_STORED => {
-                if entry.compressed != entry.uncompressed {
+                if entry.compressed != declared.size {
                     return Err(Error::format(format!(
                         "a stored entry with different sizes ({} vs {})",
-                        entry.compressed, entry.uncompressed
+                        entry.compressed, declared.size
                     )));
                 }
                 let (mut raw, at) = self.read_with_header(index, &entry)?;
@@ -464,17 +500,16 @@ impl ZipContainer {
                 // The fast inflater's output is used only when its size and CRC are right; on
                 // anything else miniz_oxide inflates again and has the last word.
                 let fast = usize::try_from(max).ok().and_then(|m| {
-                    let declared = usize::try_from(entry.uncompressed).unwrap_or(0);
+                    let declared = usize::try_from(declared.size).unwrap_or(0);
                     self.fast.inflate(data, m, declared)
                 });
                 if let Some(out) = fast {
-                    if out.len() as u64 == entry.uncompressed
-                        && crc32fast::hash(&out) == entry.crc32
+                    if out.len() as u64 == declared.size && crc32fast::hash(&out) == declared.crc32
                     {
                         return Ok(out);
                     }
                 }
-                inflate_limited(&mut self.inflater, data, max, entry.uncompressed)?
+                inflate_limited(&mut self.inflater, data, max, declared.size)?
             }
             other => {
                 return Err(Error::unsupported(format!(
@@ -483,18 +518,18 @@ impl ZipContainer {
                 )))
             }
         };
-        if out.len() as u64 != entry.uncompressed {
+        if out.len() as u64 != declared.size {
             return Err(Error::format(format!(
                 "the entry declares {} bytes but holds {}",
-                entry.uncompressed,
+                declared.size,
                 out.len()
             )));
         }
         let crc = crc32fast::hash(&out);
-        if crc != entry.crc32 {
+        if crc != declared.crc32 {
             return Err(Error::format(format!(
                 "CRC mismatch: the zip declares {:08x}, the content has {crc:08x} (damaged download?)",
-                entry.crc32
+                declared.crc32
             )));
         }
         Ok(out)
@@ -504,7 +539,13 @@ impl ZipContainer {
     /// rest: stored entries are read in place; deflated entries are inflated as a stream up to
     /// `offset + len` through a 64 KiB window, keeping only the requested bytes. Returns the
     /// bytes and how many were inflated to get them.
-    pub fn read_range(&mut self, index: usize, offset: u64, len: u64) -> Result<(Vec<u8>, u64)> {
+    pub fn read_range(
+        &mut self,
+        index: usize,
+        declared: Declared,
+        offset: u64,
+        len: u64,
+    ) -> Result<(Vec<u8>, u64)> {
         let entry = self
             .entries
             .get(index)
@@ -517,12 +558,12 @@ impl ZipContainer {
         }
         let end = offset
             .checked_add(len)
-            .filter(|&e| e <= entry.uncompressed)
+            .filter(|&e| e <= declared.size)
             .ok_or_else(|| {
                 Error::format(format!(
                     "bytes {offset}..{} lie outside the entry's {} bytes",
                     offset.saturating_add(len),
-                    entry.uncompressed
+                    declared.size
                 ))
             })?;
         let start = self.data_start(&entry)?;
@@ -802,14 +843,8 @@ fn method_name(method: u16) -> &'static str {
     }
 }
 
-/// Parses the central directory entry at `pos`; returns it, its raw name, its time and the
-/// position of the next one.
-fn parse_central(
-    cd: &[u8],
-    pos: usize,
-    file_size: u64,
-    prefix: u64,
-) -> Result<(CentralEntry, String, Option<FileTime>, usize)> {
+/// Parses the central directory entry at `pos` (its name borrowed when it is UTF-8 already).
+fn parse_central(cd: &[u8], pos: usize, file_size: u64, prefix: u64) -> Result<Record<'_>> {
     let trunc = || Error::format("the central directory is truncated");
     if le_u32(cd, pos) != Some(CENTRAL_SIG) {
         return Err(Error::format(
@@ -834,12 +869,16 @@ fn parse_central(
     let name_bytes = cd
         .get(name_start..name_start + name_len)
         .ok_or_else(trunc)?;
-    let name = if flags & FLAG_UTF8 != 0 {
-        String::from_utf8_lossy(name_bytes).into_owned()
+    let name: std::borrow::Cow<'_, str> = if flags & FLAG_UTF8 != 0 {
+        String::from_utf8_lossy(name_bytes)
     } else {
         match std::str::from_utf8(name_bytes) {
-            Ok(s) => s.to_string(),
-            Err(_) => name_bytes.iter().map(|&b| cp437(b)).collect(),
+            Ok(s) => s.into(),
+            Err(_) => name_bytes
+                .iter()
+                .map(|&b| cp437(b))
+                .collect::<String>()
+                .into(),
         }
     };
     let extra_start = name_start + name_len;
@@ -892,21 +931,23 @@ fn parse_central(
     let is_dir = name.ends_with('/') || name.ends_with('\\');
     // Unix symlinks: host 3 (Unix) and S_IFLNK in the high 16 bits of the external attributes.
     let is_symlink = made_by_host == 3 && (external_attrs >> 16) & 0o170000 == 0o120000;
-    Ok((
-        CentralEntry {
+    Ok(Record {
+        entry: CentralEntry {
+            compressed,
+            local_offset,
             method,
             flags,
-            crc32,
-            compressed,
-            uncompressed,
-            local_offset,
-            is_dir,
-            is_symlink,
         },
+        declared: Declared {
+            size: uncompressed,
+            crc32,
+        },
+        is_dir,
+        is_symlink,
         name,
         modified,
         next,
-    ))
+    })
 }
 
 /// Inflates a raw deflate stream, refusing more than `max` output bytes.
