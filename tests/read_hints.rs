@@ -48,6 +48,10 @@ impl RandomAccess for Recording {
         self.bytes.read_exact_at(offset, buf)
     }
 
+    fn batched_reads(&self) -> bool {
+        true
+    }
+
     fn will_read(&self, ranges: &[(u64, u64)]) {
         let mut log = self.log.borrow_mut();
         for &(offset, len) in ranges {

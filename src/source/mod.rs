@@ -43,6 +43,15 @@ pub trait RandomAccess {
     fn will_read(&self, ranges: &[(u64, u64)]) {
         let _ = ranges;
     }
+    /// Whether each read is a slow round trip (a browser `Blob`): the zip reader then reads the
+    /// small entries of a directory together, ahead of their use, and announces those reads
+    /// ([`Self::will_read`]). False by default: a file or a buffer is read one entry at a time,
+    /// as it is asked for, and holds nothing read ahead (the CLI's helper threads, which decode
+    /// manifests in another order than the zip holds them, held a wide table's whole
+    /// `manifest/` read ahead: `BENCHMARKS.md`, "Flat manifest entries").
+    fn batched_reads(&self) -> bool {
+        false
+    }
 }
 
 impl RandomAccess for Vec<u8> {
@@ -104,6 +113,10 @@ impl RandomAccess for Slice {
             Some(end) if end <= self.len => self.inner.read_exact_at(self.offset + offset, buf),
             _ => Err(short_read(offset, buf.len())),
         }
+    }
+
+    fn batched_reads(&self) -> bool {
+        self.inner.batched_reads()
     }
 
     fn will_read(&self, ranges: &[(u64, u64)]) {

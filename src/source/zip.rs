@@ -115,7 +115,7 @@ const READ_AHEAD_MAX_DIR: u64 = 64 << 20;
 /// Entries closer than this are read in one range (the gap is read and dropped).
 const READ_AHEAD_GAP: u64 = 64 << 10;
 /// The largest single read of a read-ahead.
-const READ_AHEAD_MAX_RANGE: u64 = 2 << 20;
+const READ_AHEAD_MAX_RANGE: u64 = 8 << 20;
 
 /// A range a read-ahead reads: `(start, end, members)`, `members` the positions in its group's
 /// member list whose bytes the range holds.
@@ -128,10 +128,8 @@ struct Group {
     members: Vec<u32>,
     /// Whether `members` is sorted by offset yet.
     sorted: bool,
-    /// The group's plan ([`ZipContainer::plan`]), once made.
-    plan: Option<Vec<PlannedRange>>,
-    /// Which ranges of the plan were read.
-    ranges_read: Vec<bool>,
+    /// Whether the group was read (its `members` are then dropped).
+    read: bool,
     /// The directory's raw name (no trailing `/`).
     dir: String,
 }
@@ -310,6 +308,7 @@ impl ZipContainer {
         let mut listed = Listed::default();
         let mut skipped = 0u64;
         let mut prefixed = String::new();
+        let batched = data.batched_reads();
         let mut pos = 0u64;
         for index in 0..count {
             let index = usize::try_from(index)
@@ -352,7 +351,9 @@ impl ZipContainer {
                             continue;
                         }
                     }
-                    ahead.add(&mut by_dir, &entry, plain_file.then_some(&*name));
+                    if batched {
+                        ahead.add(&mut by_dir, &entry, plain_file.then_some(&*name));
+                    }
                     if is_symlink {
                         listed.problems.push(
                             Error::unsupported(
@@ -628,9 +629,6 @@ impl ZipContainer {
         let Some(group) = self.ahead.groups.get_mut(g) else {
             return Vec::new();
         };
-        if let Some(plan) = &group.plan {
-            return plan.clone();
-        }
         let entries = &self.entries;
         let entry = |i: u32| entries.get(i as usize);
         if !group.sorted {
@@ -654,7 +652,6 @@ impl ZipContainer {
             .sum();
         let mut ranges = Vec::new();
         if members.len() < 2 || total > READ_AHEAD_MAX_DIR {
-            group.plan = Some(Vec::new());
             return ranges;
         }
         let mut i = 0;
@@ -674,8 +671,6 @@ impl ZipContainer {
             ranges.push((start, end, i..j));
             i = j;
         }
-        group.ranges_read = vec![false; ranges.len()];
-        group.plan = Some(ranges.clone());
         ranges
     }
 
@@ -707,64 +702,45 @@ impl ZipContainer {
         }
     }
 
-    /// On the first whole-entry read of a small entry of a range of its directory's plan,
-    /// reads that range: the small entries near it in offset order, at most
-    /// [`READ_AHEAD_MAX_RANGE`] (see [`ReadAhead`] and [`Self::plan`]). One range at a time,
-    /// not the whole directory: the bytes wait until their entry is asked for, and a reader
-    /// that asks for few of a directory's entries (the CLI's analysis, whose helpers decode
-    /// most manifests through their own view) held a wide table's whole `manifest/`
-    /// (`BENCHMARKS.md`, "Flat manifest entries"). A range that cannot be read, or an entry
-    /// whose local header is not where the central directory says, is simply left to the
-    /// ordinary read, which reports the problem.
+    /// On the first whole-entry read of a small entry, reads all small entries of its directory
+    /// in offset order, in ranges of at most [`READ_AHEAD_MAX_RANGE`] (see [`ReadAhead`] and
+    /// [`Self::plan`]). A range that cannot be read, or an entry whose local header is not where
+    /// the central directory says, is simply left to the ordinary read, which reports the
+    /// problem.
     fn read_ahead(&mut self, index: usize) {
         let Some(&g) = self.ahead.group.get(index) else {
             return;
         };
         let g = g as usize;
-        let plan = self.plan(g);
-        let Some(group) = self.ahead.groups.get_mut(g) else {
-            return;
-        };
-        // The entry's place among the members, sorted by offset.
-        let entries = &self.entries;
-        let offset_of = |i: u32| entries.get(i as usize).map_or(0, |e| e.local_offset);
-        let own = offset_of(index as u32);
-        let first = group.members.partition_point(|&m| offset_of(m) < own);
-        let at = group
-            .members
-            .iter()
-            .skip(first)
-            .take_while(|&&m| offset_of(m) == own)
-            .position(|&m| m as usize == index)
-            .map(|p| first + p);
-        let Some(at) = at else { return };
-        let Some(r) = plan.iter().position(|(_, _, range)| range.contains(&at)) else {
-            return;
-        };
-        match group.ranges_read.get_mut(r) {
-            Some(done) if !*done => *done = true,
+        match self.ahead.groups.get_mut(g) {
+            Some(group) if !group.read => group.read = true,
             _ => return,
         }
-        let Some((start, end, range)) = plan.into_iter().nth(r) else {
-            return;
-        };
-        let members: Vec<u32> = group.members.get(range).unwrap_or_default().to_vec();
+        let plan = self.plan(g);
+        let members = self
+            .ahead
+            .groups
+            .get_mut(g)
+            .map(|group| std::mem::take(&mut group.members))
+            .unwrap_or_default();
         let size = self.data.size();
-        let Ok(buf) = read_vec(self.data.as_ref(), start, end - start) else {
-            return;
-        };
-        for &m in &members {
-            let Some(e) = self.entries.get(m as usize) else {
+        for (start, end, range) in plan {
+            let Ok(buf) = read_vec(self.data.as_ref(), start, end - start) else {
                 continue;
             };
-            let rel = (e.local_offset - start) as usize;
-            let Some(Ok(data_start)) = buf.get(rel..).map(|h| data_start_in(e, h, size)) else {
-                continue;
-            };
-            let s = (data_start - start) as usize;
-            let t = s.saturating_add(e.compressed as usize);
-            if let Some(raw) = buf.get(s..t) {
-                self.ahead.raw.insert(m as usize, raw.to_vec());
+            for &m in members.get(range).unwrap_or_default() {
+                let Some(e) = self.entries.get(m as usize) else {
+                    continue;
+                };
+                let rel = (e.local_offset - start) as usize;
+                let Some(Ok(data_start)) = buf.get(rel..).map(|h| data_start_in(e, h, size)) else {
+                    continue;
+                };
+                let s = (data_start - start) as usize;
+                let t = s.saturating_add(e.compressed as usize);
+                if let Some(raw) = buf.get(s..t) {
+                    self.ahead.raw.insert(m as usize, raw.to_vec());
+                }
             }
         }
     }

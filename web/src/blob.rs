@@ -335,6 +335,10 @@ impl prv::source::RandomAccess for BlobReader {
     fn will_read(&self, ranges: &[(u64, u64)]) {
         self.0.inner().announce(ranges);
     }
+
+    fn batched_reads(&self) -> bool {
+        true
+    }
 }
 
 /// A JS exception as an I/O error (a file removed or changed since it was chosen raises
