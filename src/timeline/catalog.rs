@@ -10,7 +10,7 @@
 //! merge (`FileEntry.Identifier`: partition, bucket, level, name) compares as four integers.
 
 use crate::error::Result;
-use crate::paimon::manifest::{DataFileMeta, DataFiles, EntryRow, FileFields, Manifest};
+use crate::paimon::manifest::{DataFileMeta, DataFiles, EntryRow, Manifest};
 
 /// The analysis's [`DataFiles`], and the indices that intern into them.
 #[derive(Debug, Default)]
@@ -134,13 +134,7 @@ impl Catalog {
             Some(name) => {
                 let last = self.last_of_name.get(name as usize).copied();
                 if let Some(last) = last {
-                    let kept = self.files.file(last).fields();
-                    let level_alike = by_row || kept.level == fields.level;
-                    let other = FileFields {
-                        level: kept.level,
-                        ..fields
-                    };
-                    if level_alike && kept == other && self.files.file(last).rare() == rare {
+                    if self.files.file(last).alike(&file, !by_row) {
                         return Ok(last);
                     }
                 }
