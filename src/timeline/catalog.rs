@@ -55,6 +55,11 @@ impl Catalog {
         }
     }
 
+    /// The id of the name taken from file `i` of the listing, if one was.
+    pub fn listed_name_id(&self, i: u32) -> Option<u32> {
+        self.listed.get(i as usize)?.checked_sub(1)
+    }
+
     /// Names may be taken from `listing` from now on (see [`Catalog::intern`]).
     pub fn set_listing(&mut self, listing: &std::sync::Arc<crate::source::Listing>) {
         self.files.set_listing(listing);

@@ -1040,11 +1040,12 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
     fn find_orphans(&mut self) -> OrphanLists {
         let mut orphan_lists = OrphanLists::new();
         let mut path_buf = String::new();
-        for f in self.artifact.files_under(self.root) {
+        let range = self.artifact.range_under(self.root);
+        for (i, f) in range.clone().zip(self.artifact.files().slice(range)) {
             let path = f.path_in(&mut path_buf);
             let rel = relative(self.root, path);
             let name = f.name();
-            let Some(kind) = self.orphan_kind(rel, name) else {
+            let Some(kind) = self.orphan_kind(i, rel, name) else {
                 continue;
             };
             if kind == OrphanKind::ManifestList {
@@ -1073,7 +1074,7 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
 
     /// What the file `name` at `rel` (relative to the root) is, if nothing references it and it
     /// is a kind of file Paimon references: `None` when it is referenced, or not such a file.
-    fn orphan_kind(&self, rel: &str, name: &str) -> Option<OrphanKind> {
+    fn orphan_kind(&self, i: usize, rel: &str, name: &str) -> Option<OrphanKind> {
         let first = rel.split('/').next().unwrap_or("");
         match first {
             "manifest" if rel.matches('/').count() == 1 => {
@@ -1094,7 +1095,9 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
                 (!self.referenced.stats.contains(name)).then_some(OrphanKind::Statistics)
             }
             _ if META_DIRS.contains(&first) || !rel.contains('/') => None,
-            _ if self.out.referenced.contains(self.name_id(name), name) || !in_bucket_dir(rel) => {
+            _ if self.out.referenced.contains(self.name_id(i, name), name)
+                || !in_bucket_dir(rel) =>
+            {
                 None
             }
             // `index-file-in-data-file-dir` (§1.8): index files in bucket directories.
@@ -1107,10 +1110,18 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
         }
     }
 
-    /// The catalog's id of file name `name`, found as this root's manifests were interned.
-    fn name_id(&self, name: &str) -> Option<u32> {
-        let bucket_files = &self.out.data_files_by_name;
-        self.store.catalog.name_id(name, &|n| bucket_files.find(n))
+    /// The catalog's id of the name `name` of file `i` of the listing, found as this root's
+    /// manifests were interned: by the file itself when its name was taken from it, else by
+    /// name.
+    fn name_id(&self, i: usize, name: &str) -> Option<u32> {
+        let catalog = &self.store.catalog;
+        let by_file = u32::try_from(i)
+            .ok()
+            .and_then(|i| catalog.listed_name_id(i));
+        by_file.or_else(|| {
+            let bucket_files = &self.out.data_files_by_name;
+            catalog.name_id(name, &|n| bucket_files.find(n))
+        })
     }
 
     /// Ghost commits: the orphan manifest lists of each committer, decoded (the entries of the
