@@ -73,19 +73,16 @@ impl Catalog {
     /// kept for the name from then on (a file a compaction moves to another level keeps its
     /// name; its later copies describe the new level).
     ///
-    /// A name is the listing's file's that `listed` finds, if any ([`Catalog::set_listing`]):
-    /// its id is found by that file, without a lookup of its own; else it is a copy, found by
-    /// hash. So names are one id each for one `listed` (a table root's files): the identifier of
-    /// a file in a merge compares within a root.
-    pub fn intern(
-        &mut self,
-        manifest: &Manifest,
-        listed: &dyn Fn(&str) -> Option<u32>,
-    ) -> Result<Vec<EntryRow>> {
+    /// Row `r`'s name is that of file `listed[r]` of the listing, if any (found by the caller
+    /// in a table root's files; [`Catalog::set_listing`]): its id is found by that file,
+    /// without a lookup of its own; else it is a copy, found by hash. So names are one id each
+    /// for one way of finding them (a table root's files): the identifier of a file in a merge
+    /// compares within a root.
+    pub fn intern(&mut self, manifest: &Manifest, listed: &[Option<u32>]) -> Result<Vec<EntryRow>> {
         let local = manifest.files();
         let mut partitions: Vec<Option<u32>> = vec![None; local.partitions_len()];
         let mut rows = Vec::with_capacity(manifest.len());
-        for &row in manifest.rows() {
+        for (r, &row) in manifest.rows().iter().enumerate() {
             let p = row.partition_id();
             let partition = match partitions.get(p as usize).copied().flatten() {
                 Some(id) => id,
@@ -98,7 +95,7 @@ impl Catalog {
                 }
             };
             let file = local.entry(row).file();
-            let id = self.file(file, listed)?;
+            let id = self.file(file, listed.get(r).copied().flatten())?;
             rows.push(EntryRow::new(
                 row.kind(),
                 partition,
@@ -122,15 +119,11 @@ impl Catalog {
 
     /// The id of the description equal to `file`, added when there is none. Its level is
     /// compared only when a row cannot hold it ([`EntryRow::holds_level`]).
-    fn file(
-        &mut self,
-        file: DataFileMeta<'_>,
-        listed: &dyn Fn(&str) -> Option<u32>,
-    ) -> Result<u32> {
+    fn file(&mut self, file: DataFileMeta<'_>, listed: Option<u32>) -> Result<u32> {
         let fields = file.fields();
         let rare = file.rare();
         let by_row = EntryRow::holds_level(fields.level);
-        let in_listing = listed(fields.file_name).filter(|&i| (i as usize) < self.listed.len());
+        let in_listing = listed.filter(|&i| (i as usize) < self.listed.len());
         let known = match in_listing {
             Some(i) => self.listed.get(i as usize).and_then(|id| id.checked_sub(1)),
             None => self.names.find(fields.file_name, &self.files),
@@ -253,7 +246,7 @@ pub(crate) type TestEntry<'a> = (
 pub(crate) fn rows_for_test(entries: &[TestEntry<'_>]) -> (std::rc::Rc<DataFiles>, Vec<EntryRow>) {
     let mut catalog = Catalog::new();
     let rows = catalog
-        .intern(&manifest_for_test(entries), &|_| None)
+        .intern(&manifest_for_test(entries), &[])
         .unwrap_or_default();
     (std::rc::Rc::new(catalog.into_files()), rows)
 }
@@ -290,7 +283,7 @@ mod tests {
         let mut catalog = Catalog::new();
         let mut intern = |kind, level, rows| {
             let m = manifest_for_test(&[(kind, &[0, 0, 0, 0], 1, "data-a.parquet", level, rows)]);
-            catalog.intern(&m, &|_| None).unwrap()[0]
+            catalog.intern(&m, &[]).unwrap()[0]
         };
         let add = intern(Add, 0, 5);
         let copy = intern(Add, 0, 5); // a manifest merge's copy
@@ -351,7 +344,8 @@ mod tests {
             (Add, &[], 0, "missing", 0, 1),
             (Delete, &[], 1, "b", 0, 1),
         ]);
-        let rows = catalog.intern(&m, &find).unwrap();
+        let found: Vec<Option<u32>> = m.entries().map(|e| find(e.file().file_name())).collect();
+        let rows = catalog.intern(&m, &found).unwrap();
         let files = catalog.files();
         let read: Vec<(&str, Option<u32>)> = rows
             .iter()
@@ -371,7 +365,7 @@ mod tests {
 
     fn catalog_rows(m: &Manifest) -> (DataFiles, Vec<EntryRow>) {
         let mut c = Catalog::new();
-        let rows = c.intern(m, &|_| None).unwrap();
+        let rows = c.intern(m, &[]).unwrap();
         (c.into_files(), rows)
     }
 
@@ -389,8 +383,8 @@ mod tests {
             .collect();
         let m = manifest_for_test(&entries);
         let mut catalog = Catalog::new();
-        let first = catalog.intern(&m, &|_| None).unwrap();
-        let again = catalog.intern(&m, &|_| None).unwrap();
+        let first = catalog.intern(&m, &[]).unwrap();
+        let again = catalog.intern(&m, &[]).unwrap();
         assert_eq!(first, again, "a second copy interns to the same rows");
         let files = catalog.files();
         let read: Vec<_> = first.iter().map(|&r| files.entry(r)).collect();

@@ -176,10 +176,10 @@ impl<'p> ManifestStore<'p> {
                 None => self.decode(artifact, path, read_manifest),
             };
         self.catalog.set_listing(&artifact.listing());
-        let find = |name: &str| listed.find(name);
         let r = decoded.and_then(|m| {
+            let found = listed.find_all(m.entries().map(|e| e.file().file_name()));
             self.catalog
-                .intern(&m, &find)
+                .intern(&m, &found)
                 .map(Rc::from)
                 .map_err(|e| Unusable::Unreadable(e.in_file(path)))
         });
@@ -1329,6 +1329,36 @@ impl BucketFiles {
         }
     }
 
+    /// [`BucketFiles::find`] of each of `names`, in phases over all of them (their hashes,
+    /// then their first slots, then their files, then their names): the loads of one phase do
+    /// not wait on each other, so the cache misses of hundreds of thousands of lookups into a
+    /// table and a listing larger than the cache overlap, where one lookup after the other
+    /// waited for each in turn (`BENCHMARKS.md`, "Flat manifest entries"). Whatever the first
+    /// slot does not settle is looked up one by one.
+    pub fn find_all<'n>(&self, names: impl Iterator<Item = &'n str> + Clone) -> Vec<Option<u32>> {
+        let mask = self.table.len().wrapping_sub(1);
+        let hashes: Vec<u64> = names.clone().map(|n| self.hasher.hash_one(n)).collect();
+        let first: Vec<(u32, u32)> = hashes
+            .iter()
+            .map(|&h| self.table.get(h as usize & mask).copied().unwrap_or((0, 0)))
+            .collect();
+        let candidates: Vec<Option<usize>> = hashes
+            .iter()
+            .zip(&first)
+            .map(|(&h, &(high, f))| (f != 0 && high == (h >> 32) as u32).then(|| f as usize - 1))
+            .collect();
+        names
+            .zip(candidates)
+            .zip(first)
+            .map(|((name, candidate), (_, f))| match candidate {
+                Some(i) if self.name(i) == name => self.files.get(i).copied(),
+                // An empty first slot: no such name.
+                _ if f == 0 => None,
+                _ => self.find(name),
+            })
+            .collect()
+    }
+
     /// Whether file `i` of the listing is one of these.
     pub fn holds(&self, i: u32) -> bool {
         self.files.binary_search(&i).is_ok()
@@ -1683,6 +1713,15 @@ mod tests {
         }
         assert_eq!(files.dirs("data-1000.parquet").count(), 0);
         assert_eq!(BucketFiles::default().dirs("x").count(), 0);
+        // Looked up all at once, as one by one, present or not.
+        let names: Vec<String> = (0..1200).map(|n| format!("data-{n}.parquet")).collect();
+        let one_by_one: Vec<Option<u32>> = names.iter().map(|n| files.find(n)).collect();
+        assert_eq!(files.find_all(names.iter().map(String::as_str)), one_by_one);
+        assert_eq!(one_by_one.iter().flatten().count(), 1000);
+        assert_eq!(
+            BucketFiles::default().find_all(["x", "y"].into_iter()),
+            [None, None]
+        );
     }
 
     #[test]
