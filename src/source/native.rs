@@ -63,9 +63,11 @@ impl RandomAccess for NativeFile {
 }
 
 /// A file in a folder input, opened only when read (a folder may hold more files than the
-/// process may keep open).
+/// process may keep open). Its directory is shared with the other files of that directory (a
+/// wide table's folder holds half a million files in a thousand directories).
 struct PathFile {
-    path: std::path::PathBuf,
+    dir: Rc<Path>,
+    name: Box<str>,
     size: u64,
 }
 
@@ -75,7 +77,7 @@ impl RandomAccess for PathFile {
     }
 
     fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
-        NativeFile::open(&self.path)?.read_exact_at(offset, buf)
+        NativeFile::open(&self.dir.join(&*self.name))?.read_exact_at(offset, buf)
     }
 }
 
@@ -306,6 +308,7 @@ fn assemble(
         return Ok(());
     };
     let dir = result?;
+    let shared: Rc<Path> = Rc::from(root.join(rel).as_path());
     for child in dir {
         match child {
             Child::Dir(name) => {
@@ -319,7 +322,8 @@ fn assemble(
                 let path = join_rel(rel, &name);
                 out.push(HostFile {
                     data: Rc::new(PathFile {
-                        path: root.join(&path),
+                        dir: Rc::clone(&shared),
+                        name: name.into(),
                         size,
                     }),
                     path,
