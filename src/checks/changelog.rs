@@ -1015,16 +1015,18 @@ mod tests {
     }
 
     /// `root` with `ghosts`, their entries' rows over the root's files.
-    fn with_ghosts(mut root: RootFiles, ghosts: Vec<(GhostCommit, Vec<Spec>)>) -> RootFiles {
-        let specs: Vec<Spec> = ghosts.iter().flat_map(|(_, e)| e.clone()).collect();
-        let (catalog, mut rows) = rows(&specs);
-        root.catalog = catalog;
-        for (mut g, entries) in ghosts {
-            let rest = rows.split_off(entries.len());
-            g.entries = std::mem::replace(&mut rows, rest).into();
-            root.ghosts.push(g);
-        }
-        root
+    fn with_ghosts(root: RootFiles, ghosts: Vec<(GhostCommit, Vec<Spec>)>) -> RootFiles {
+        let ghosts = ghosts
+            .iter()
+            .map(|(g, specs)| {
+                let entries = specs
+                    .iter()
+                    .map(|(k, n, b)| (*k, &[][..], *b, n.as_str(), 0, 5))
+                    .collect();
+                (g.clone(), entries)
+            })
+            .collect();
+        root.with_ghosts_for_test(ghosts)
     }
 
     fn snapshot(kind: &str, user: &str, identifier: i64) -> Snapshot {

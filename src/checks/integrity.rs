@@ -367,14 +367,22 @@ enum Fate {
 }
 
 /// `unreadable-file` (or `consumer-unreadable`, reported by the consumer check) for each file of
-/// the timeline that could not be read or parsed.
+/// the timeline that could not be read or parsed: an error for a snapshot or a schema, which
+/// Paimon's readers need, a warning for a snapshot hint (Paimon lists `snapshot/` instead) and
+/// for a long-lived changelog.
 pub fn unreadable_files(t: &Timeline) -> Vec<Finding> {
     t.problems
         .iter()
         .map(|p| {
-            let (dir, _) = split_parent(&p.path);
+            let (dir, name) = split_parent(&p.path);
             let (_, last) = split_parent(dir);
             let (severity, consequence) = match last {
+                // `HintFileUtils.readHint` returns null for a hint it cannot read or parse, and
+                // Paimon then lists the directory (`paimon-format.md` §1.4).
+                "snapshot" if name == "EARLIEST" || name == "LATEST" => (
+                    Severity::Warning,
+                    "Paimon's readers ignore a hint they cannot read and list snapshot/ instead",
+                ),
                 "snapshot" => (
                     Severity::Error,
                     "Paimon's readers fail on this snapshot too",
@@ -415,13 +423,9 @@ pub fn unreadable(file: String, error: &Error, severity: Severity, consequence: 
 /// name).
 pub fn unreadable_artifact_part(error: &Error) -> Finding {
     let file = error.file().unwrap_or("(artifact)").to_string();
-    let severity = match error.kind() {
-        crate::error::ErrorKind::Limit => Severity::Warning,
-        _ => Severity::Warning,
-    };
     Finding::new(
         Code::UnreadableFile,
-        severity,
+        Severity::Warning,
         format!("{file}: {}; it was skipped and the rest of the artifact analysed.", error.problem()),
         "If this part matters, re-create the artifact (zip -r) and check that the upload completed; \
          limits can be raised on the CLI with --limit NAME=VALUE.",
@@ -475,4 +479,385 @@ pub fn half_created_branch(t: &Timeline) -> Option<Finding> {
         )
         .evidence(format!("{}: tag/ only", relative(t, &t.location.meta_root))),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::timeline::catalog::TestEntry;
+    use crate::timeline::files::{GhostCommit, Orphan, OrphanKind};
+    use crate::timeline::testkit::{timeline_with_files, timelines_with_files};
+
+    /// Snapshots 3..=5 of writer `w`, with the given extra files (path under `db.db/t/`).
+    fn three_snapshots(raw: &[(&str, &str)]) -> Timeline {
+        let snapshots: Vec<(i64, &str, &str, i64, i64)> = (3..=5)
+            .map(|id| (id, "APPEND", "w", id, id * 1000))
+            .collect();
+        timeline_with_files(&[], &snapshots, &[], raw)
+    }
+
+    /// (severity, snapshot, message) of each finding.
+    fn shown(findings: &[Finding]) -> Vec<(Severity, Option<i64>, &str)> {
+        findings
+            .iter()
+            .map(|f| (f.severity, f.snapshot, f.message.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn hints_that_agree_with_the_snapshots_are_no_finding() {
+        let t = three_snapshots(&[("snapshot/EARLIEST", "3"), ("snapshot/LATEST", "5")]);
+        assert!(hint_mismatches(&t).is_empty());
+    }
+
+    #[test]
+    fn a_latest_hint_below_or_beyond_the_newest_snapshot_is_a_warning() {
+        let t = three_snapshots(&[("snapshot/LATEST", "4")]);
+        let f = hint_mismatches(&t);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].severity, Severity::Warning);
+        assert_eq!(f[0].snapshot, Some(5));
+        assert!(f[0]
+            .message
+            .starts_with("LATEST says 4 but snapshots up to 5 exist"));
+        assert_eq!(
+            f[0].evidence,
+            ["LATEST = 4; newest snapshot file = snapshot-5"]
+        );
+
+        let t = three_snapshots(&[("snapshot/LATEST", "7")]);
+        let f = hint_mismatches(&t);
+        assert_eq!(
+            shown(&f),
+            [(
+                Severity::Warning,
+                Some(5),
+                "LATEST says 7 but the newest snapshot is 5: snapshots were removed after the \
+                 hint was written (rollback, manual deletion, or a partial copy)."
+            )]
+        );
+        assert_eq!(f[0].files, ["snapshot/LATEST"]);
+        assert_eq!(
+            f[0].evidence,
+            ["LATEST = 7; newest snapshot file = snapshot-5"]
+        );
+    }
+
+    #[test]
+    fn an_earliest_hint_below_the_oldest_snapshot_is_a_warning_above_it_info() {
+        let t = three_snapshots(&[("snapshot/EARLIEST", "1")]);
+        let f = hint_mismatches(&t);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!((f[0].severity, f[0].snapshot), (Severity::Warning, Some(3)));
+        assert!(f[0]
+            .message
+            .starts_with("EARLIEST says 1 but the oldest snapshot is 3"));
+
+        let t = three_snapshots(&[("snapshot/EARLIEST", "4")]);
+        let f = hint_mismatches(&t);
+        assert_eq!(
+            shown(&f),
+            [(
+                Severity::Info,
+                Some(3),
+                "EARLIEST says 4 but snapshots from 3 are still present: they outlived an \
+                 expiration (or were restored by hand)."
+            )]
+        );
+        assert_eq!(f[0].files, ["snapshot/EARLIEST"]);
+        assert_eq!(
+            f[0].evidence,
+            ["EARLIEST = 4; oldest snapshot file = snapshot-3"]
+        );
+    }
+
+    /// A snapshot document of `user`'s commit `identifier` of `kind`, as snapshot `id` (what a
+    /// temp file holds).
+    fn snapshot_json(id: i64, kind: &str, user: &str, identifier: i64) -> String {
+        format!(
+            r#"{{"version": 3, "id": {id}, "schemaId": 0, "baseManifestList": "b-{id}", "deltaManifestList": "d-{id}", "commitUser": "{user}", "commitIdentifier": {identifier}, "commitKind": "{kind}", "timeMillis": {id}000, "deltaRecordCount": 1}}"#
+        )
+    }
+
+    /// The temp-file findings of a table with `snapshots` and one temp file for snapshot 2
+    /// holding `content` (the path `snapshot/.snapshot-2.u.tmp`).
+    fn temp_findings(snapshots: &[(i64, &str, &str, i64, i64)], content: &str) -> Vec<Finding> {
+        let t = timeline_with_files(
+            &[],
+            snapshots,
+            &[],
+            &[("snapshot/.snapshot-2.u.tmp", content)],
+        );
+        assert_eq!(t.temp_files.len(), 1);
+        let (findings, explained) = temp_files(&t, None);
+        assert!(explained.is_empty());
+        findings
+    }
+
+    /// (severity, related snapshots, message) of the one finding.
+    fn verdict(findings: &[Finding]) -> (Severity, Vec<i64>, String) {
+        assert_eq!(findings.len(), 1, "{findings:?}");
+        let f = &findings[0];
+        assert_eq!(f.code, Code::SnapshotTempFile);
+        assert_eq!(f.snapshot, Some(2));
+        assert_eq!(f.files, ["snapshot/.snapshot-2.u.tmp"]);
+        (f.severity, f.related_snapshots.clone(), f.message.clone())
+    }
+
+    #[test]
+    fn a_temp_snapshot_is_recommitted_only_by_its_users_same_identifier_and_kind() {
+        // Writer w's APPEND for identifier 2 stayed a temp file for snapshot 2; user v committed
+        // identifier 2 as snapshot 3, w a COMPACT for identifier 2 as snapshot 4, then the
+        // APPEND again as snapshot 5.
+        let snapshots = [
+            (1, "APPEND", "w", 1, 1000),
+            (3, "APPEND", "v", 2, 3000),
+            (4, "COMPACT", "w", 2, 4000),
+            (5, "APPEND", "w", 2, 5000),
+        ];
+        let f = temp_findings(&snapshots, &snapshot_json(2, "APPEND", "w", 2));
+        assert_eq!(
+            verdict(&f),
+            (
+                Severity::Info,
+                vec![5],
+                "Snapshot 2 was written to a temp file (an APPEND of user w for identifier 2) but \
+                 never renamed into place; the writer recovered and committed the same identifier \
+                 as snapshot 5."
+                    .to_string()
+            )
+        );
+        assert_eq!(
+            (f[0].commit_user.as_deref(), f[0].commit_identifier),
+            (Some("w"), Some(2))
+        );
+    }
+
+    #[test]
+    fn a_writer_that_moved_on_without_the_temp_snapshots_commit_lost_it() {
+        // Writer w committed identifier 3 as snapshot 4 (after v's snapshot 3) without
+        // identifier 2.
+        let snapshots = [
+            (1, "APPEND", "w", 1, 1000),
+            (3, "APPEND", "v", 2, 3000),
+            (4, "APPEND", "w", 3, 4000),
+        ];
+        let f = temp_findings(&snapshots, &snapshot_json(2, "APPEND", "w", 2));
+        assert_eq!(
+            verdict(&f),
+            (
+                Severity::Error,
+                vec![4],
+                "Snapshot 2 was written to a temp file (an APPEND of user w for identifier 2) but \
+                 never renamed into place, and the writer moved on to identifier 3 (snapshot 4) \
+                 without committing it: that commit's data is not in the table."
+                    .to_string()
+            )
+        );
+        // A COMPACT skipped is no data lost: a warning, pointing at the lost-changelog finding.
+        let f = temp_findings(&snapshots, &snapshot_json(2, "COMPACT", "w", 2));
+        let (severity, related, message) = verdict(&f);
+        assert_eq!((severity, related), (Severity::Warning, vec![4]));
+        assert!(
+            message.ends_with(
+                "so that commit is not durable (a COMPACT: see the lost-changelog findings)."
+            ),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn a_temp_snapshot_whose_writer_committed_nothing_since_has_not_recovered() {
+        let snapshots = [(1, "APPEND", "w", 1, 1000), (3, "APPEND", "v", 2, 3000)];
+        let f = temp_findings(&snapshots, &snapshot_json(2, "APPEND", "w", 2));
+        assert_eq!(
+            verdict(&f),
+            (
+                Severity::Warning,
+                vec![],
+                "Snapshot 2 was written to a temp file (an APPEND of user w for identifier 2) but \
+                 never renamed into place: the writer died while publishing, so that commit is not \
+                 durable; it has not recovered since (no later snapshot of that user)."
+                    .to_string()
+            )
+        );
+    }
+
+    /// The table's files that could not be read (path under `db.db/t/`, content): snapshot 4,
+    /// schema 1, long-lived changelog 1 and both snapshot hints.
+    #[test]
+    fn each_unreadable_file_says_what_paimon_does_with_it() {
+        let t = timeline_with_files(
+            &[],
+            &[(3, "APPEND", "w", 3, 3000), (5, "APPEND", "w", 5, 5000)],
+            &[],
+            &[
+                ("snapshot/snapshot-4", "{\"id\": 4, "),
+                ("snapshot/LATEST", "five"),
+                ("snapshot/EARLIEST", ""),
+                ("schema/schema-1", "not json"),
+                ("changelog/changelog-1", "[]"),
+            ],
+        );
+        let f = unreadable_files(&t);
+        let shown: Vec<(&str, Severity, &str)> = f
+            .iter()
+            .map(|f| {
+                assert_eq!(f.code, Code::UnreadableFile);
+                let consequence = f.message.rsplit("; ").next().unwrap_or_default();
+                (f.files[0].as_str(), f.severity, consequence)
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                (
+                    "changelog/changelog-1",
+                    Severity::Warning,
+                    "streaming readers of the long-lived changelog fail here."
+                ),
+                (
+                    "schema/schema-1",
+                    Severity::Error,
+                    "Paimon cannot open the table with this schema."
+                ),
+                (
+                    "snapshot/EARLIEST",
+                    Severity::Warning,
+                    "Paimon's readers ignore a hint they cannot read and list snapshot/ instead."
+                ),
+                (
+                    "snapshot/LATEST",
+                    Severity::Warning,
+                    "Paimon's readers ignore a hint they cannot read and list snapshot/ instead."
+                ),
+                (
+                    "snapshot/snapshot-4",
+                    Severity::Error,
+                    "Paimon's readers fail on this snapshot too."
+                ),
+            ]
+        );
+        assert!(f[4]
+            .message
+            .starts_with("snapshot/snapshot-4 could not be read: "));
+    }
+
+    /// An orphan of the table root, of `kind`, at `relative`.
+    fn orphan(relative: &str, kind: OrphanKind) -> Orphan {
+        Orphan {
+            path: format!("db.db/t/{relative}"),
+            relative: relative.to_string(),
+            kind,
+            size: 10,
+            modified: None,
+        }
+    }
+
+    /// A ghost commit of the list `manifest/<list>` and the manifest `manifest/<manifest>`,
+    /// adding (or deleting) the named files in bucket 0.
+    fn ghost<'a>(
+        list: &str,
+        manifest: &str,
+        entries: &[(FileKind, &'a str)],
+    ) -> (GhostCommit, Vec<TestEntry<'a>>) {
+        let g = GhostCommit {
+            committer: "c".into(),
+            lists: vec![format!("manifest/{list}")],
+            entries: Default::default(),
+            manifests: vec![format!("manifest/{manifest}")],
+            sibling_snapshots: Vec::new(),
+            modified: None,
+        };
+        let entries = entries
+            .iter()
+            .map(|&(kind, name)| (kind, &[][..], 0, name, 0, 5))
+            .collect();
+        (g, entries)
+    }
+
+    #[test]
+    fn a_temp_snapshot_explains_the_orphans_its_own_manifest_lists_add() {
+        // The temp file's snapshot 2 names the lists b-2 and d-2; the ghost commit of d-2 adds
+        // data-a (an orphan) and data-c (not in the artifact) and deletes data-old; another
+        // ghost commit (list d-9) adds data-b.
+        let t = timeline_with_files(
+            &[],
+            &[(1, "APPEND", "w", 1, 1000)],
+            &[],
+            &[(
+                "snapshot/.snapshot-2.u.tmp",
+                &snapshot_json(2, "APPEND", "w", 2),
+            )],
+        );
+        let root = RootFiles {
+            orphans: vec![
+                orphan("bucket-0/data-b.parquet", OrphanKind::Data),
+                orphan("bucket-0/data-old.parquet", OrphanKind::Data),
+                orphan("bucket-0/data-a.parquet", OrphanKind::Data),
+                orphan("manifest/d-2", OrphanKind::ManifestList),
+                orphan("manifest/m-2", OrphanKind::Manifest),
+            ],
+            ..RootFiles::default()
+        }
+        .with_ghosts_for_test(vec![
+            ghost("d-9", "m-9", &[(FileKind::Add, "data-b.parquet")]),
+            ghost(
+                "d-2",
+                "m-2",
+                &[
+                    (FileKind::Add, "data-a.parquet"),
+                    (FileKind::Add, "data-c.parquet"),
+                    (FileKind::Delete, "data-old.parquet"),
+                ],
+            ),
+        ]);
+        let (f, explained) = temp_files(&t, Some(&root));
+        assert_eq!(f.len(), 1);
+        assert_eq!(
+            f[0].evidence[1..],
+            ["its manifest lists add 1 file that nothing references now: bucket-0/data-a.parquet"]
+        );
+        let mut explained: Vec<String> = explained.into_iter().collect();
+        explained.sort();
+        assert_eq!(
+            explained,
+            ["bucket-0/data-a.parquet", "manifest/d-2", "manifest/m-2"]
+        );
+    }
+
+    #[test]
+    fn only_a_branch_with_tags_and_neither_schema_nor_snapshot_is_half_created() {
+        let tag = snapshot_json(1, "APPEND", "w", 1);
+        let branch = |files: &[(&str, &str)]| {
+            let raw: Vec<(String, &str)> = files
+                .iter()
+                .map(|(p, body)| (format!("branch/branch-b/{p}"), *body))
+                .collect();
+            let raw: Vec<(&str, &str)> = raw.iter().map(|(p, b)| (p.as_str(), *b)).collect();
+            let timelines = timelines_with_files(&[], &[], &[], &raw);
+            assert_eq!(timelines.len(), 2, "main and branch b");
+            half_created_branch(&timelines[1])
+        };
+        let f = branch(&[("tag/tag-t1", &tag), ("tag/tag-t2", &tag)]).expect("half created");
+        assert_eq!(
+            (f.code, f.severity),
+            (Code::BranchIncomplete, Severity::Info)
+        );
+        assert!(
+            f.message
+                .starts_with("branch b holds tags t1, t2 but no schema and no snapshot"),
+            "{}",
+            f.message
+        );
+        assert_eq!(f.evidence, ["branch/branch-b: tag/ only"]);
+        let schema = r#"{"version": 3, "id": 0, "fields": [{"id": 0, "name": "k", "type": "INT NOT NULL"}], "partitionKeys": [], "primaryKeys": ["k"], "options": {}}"#;
+        assert!(branch(&[("tag/tag-t1", &tag), ("schema/schema-0", schema)]).is_none());
+        assert!(branch(&[("tag/tag-t1", &tag), ("snapshot/snapshot-1", &tag)]).is_none());
+        // A branch with only a schema is a branch without snapshots, not a half-created one.
+        assert!(branch(&[("schema/schema-0", schema)]).is_none());
+        // The main branch with tags only is no branch at all.
+        let main = timeline_with_files(&[], &[], &[], &[("tag/tag-t1", &tag)]);
+        assert!(half_created_branch(&main).is_none());
+    }
 }

@@ -698,3 +698,271 @@ fn generation_marker(t: &Timeline) -> Option<(i64, String)> {
             .map(|(_, v)| (*id, v.clone()))
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::parquet::Value;
+    use crate::timeline::testkit::timeline;
+
+    fn ints(v: impl IntoIterator<Item = i64>) -> BTreeSet<Key> {
+        v.into_iter().map(|i| Key::one(Value::Int(i))).collect()
+    }
+
+    /// The batch view of snapshot 5, exact or not (with these notes).
+    fn live(exact: bool, notes: &[&str]) -> Live {
+        Live {
+            present: BTreeSet::new(),
+            deleted: BTreeSet::new(),
+            exact,
+            notes: notes.iter().map(|n| n.to_string()).collect(),
+            snapshot: Some(5),
+            unread: Vec::new(),
+        }
+    }
+
+    /// Checkpoint `ray/ckpt` (one file) paired with the table by its column `id`, marking the
+    /// ids 1..=5 done.
+    fn checkpoint() -> (RayCheckpoint, PairedRay) {
+        let cp = RayCheckpoint {
+            path: "ray/ckpt".into(),
+            files: vec!["ray/ckpt/a.parquet".into()],
+            id_column: Some("id".into()),
+            default_name: true,
+            problems: Vec::new(),
+        };
+        let paired = PairedRay {
+            checkpoint: 0,
+            table: 0,
+            column: "id".into(),
+            how: "only-table",
+            ids: ints(1..=5),
+            logical: None,
+            notes: Vec::new(),
+            cut: None,
+        };
+        (cp, paired)
+    }
+
+    /// What the table holds of the checkpoint's ids: `missing` of them are missing, none held
+    /// by an unreferenced file.
+    fn rows(now: Live, missing: BTreeSet<Key>) -> CheckpointRows {
+        CheckpointRows {
+            now,
+            missing,
+            deleted: BTreeSet::new(),
+            removed: BTreeMap::new(),
+            overwrites: BTreeSet::new(),
+            unknown: BTreeSet::new(),
+            holders: BTreeMap::new(),
+            holder_notes: Vec::new(),
+        }
+    }
+
+    fn judge(rows: &CheckpointRows) -> (RayCheckpointReport, Finding) {
+        let (cp, paired) = checkpoint();
+        let t = timeline(&[], &[(5, "APPEND", "w", 5, 5000)], &[]);
+        let (report, mut findings) = judge_checkpoint(&cp, &paired, rows, &t);
+        assert_eq!(findings.len(), 1, "{findings:?}");
+        (report, findings.remove(0))
+    }
+
+    #[test]
+    fn an_unknown_batch_view_asks_to_copy_the_files_again_not_to_drop_the_checkpoint() {
+        let now = live(false, &["bucket-0/data-1.parquet: truncated"]);
+        let (report, f) = judge(&rows(now, ints([4, 5])));
+        assert_eq!(
+            report.missing_unknown_because.as_deref(),
+            Some("bucket-0/data-1.parquet: truncated")
+        );
+        assert_eq!(
+            (f.code, f.severity),
+            (Code::CheckpointAheadOfCommit, Severity::Warning)
+        );
+        assert_eq!(
+            f.message,
+            "Whether snapshot 5 holds the 2 rows (id 4..5) Ray Data checkpoint ray/ckpt marks done is unknown, because bucket-0/data-1.parquet: truncated: a resume from it skips any it lacks."
+        );
+        assert!(
+            f.remedy
+                .starts_with("Copy the files named above again (whole)"),
+            "{}",
+            f.remedy
+        );
+        assert!(
+            f.evidence
+                .contains(&"no unreferenced data file in the artifact holds them".to_string()),
+            "{:?}",
+            f.evidence
+        );
+        let j = f.rows.unwrap();
+        assert_eq!((&j["known"], &j["count"]), (&J::from(false), &J::from(2)));
+        assert_eq!(
+            j["unknownBecause"],
+            json!(["bucket-0/data-1.parquet: truncated"])
+        );
+    }
+
+    #[test]
+    fn ids_a_later_delete_or_overwrite_removed_are_counted_apart() {
+        let mut r = rows(live(true, &[]), ints([3, 4, 5]));
+        r.deleted = ints([3]);
+        r.removed = ints([4, 5]).into_iter().map(|k| (k, 7)).collect();
+        r.overwrites = BTreeSet::from([7]);
+        let (report, f) = judge(&r);
+        assert_eq!((report.missing, f.severity), (0, Severity::Info));
+        assert_eq!(
+            f.message,
+            "Ray Data checkpoint ray/ckpt marks 3 ids done that snapshot 5 does not hold, all removed later by a DELETE or OVERWRITE: the checkpoint is consistent with the table."
+        );
+        assert!(f
+            .remedy
+            .starts_with("Do not resume the job from this checkpoint"));
+        // Nothing is unexplained: no word on where the missing ids are.
+        assert!(
+            !f.evidence
+                .iter()
+                .any(|e| e.contains("unreferenced data file")),
+            "{:?}",
+            f.evidence
+        );
+        assert_eq!(f.related_snapshots, [7]);
+        let j = f.rows.unwrap();
+        assert_eq!(
+            (&j["deleted"], &j["overwritten"]),
+            (&J::from(1), &J::from(2))
+        );
+        assert_eq!(j["known"], J::from(true));
+        assert!(j.get("unknownBecause").is_none());
+        // Without deletes or overwrites the counts are left out.
+        let (_, f) = judge(&rows(live(true, &[]), ints([5])));
+        let j = f.rows.unwrap();
+        assert!(
+            j.get("deleted").is_none() && j.get("overwritten").is_none(),
+            "{j}"
+        );
+    }
+
+    #[test]
+    fn at_most_three_reasons_are_given_for_an_unknown_view() {
+        assert_eq!(because(&[]), "the batch view could not be read whole");
+        let notes: Vec<String> = (1..=4).map(|i| format!("f{i}: bad")).collect();
+        assert_eq!(because(&notes[..3]), "f1: bad; f2: bad; f3: bad");
+        assert_eq!(because(&notes), "f1: bad; f2: bad; f3: bad; and 1 more");
+    }
+
+    #[test]
+    fn integer_ids_are_listed_as_ranges_the_first_five_in_the_message() {
+        let names = ["id".to_string()];
+        let five = ints([1, 2, 3, 5, 7, 9, 11]);
+        let (ranges, column, phrase) = describe(&five, &names, &[None], false);
+        assert_eq!(ranges, json!([[1, 3], [5, 5], [7, 7], [9, 9], [11, 11]]));
+        assert_eq!(
+            (column, phrase.as_str()),
+            (J::from("id"), "id 1..3, 5, 7, 9, 11")
+        );
+        let six = ints([1, 2, 3, 5, 7, 9, 11, 13]);
+        let (_, _, phrase) = describe(&six, &names, &[None], false);
+        assert_eq!(phrase, "id 1..3, 5, 7, 9, 11, …");
+    }
+
+    #[test]
+    fn dates_and_text_are_listed_by_value_the_first_five_in_the_message() {
+        let names = ["d".to_string()];
+        let types = [Some(LogicalType::Date)];
+        let (ranges, column, phrase) = describe(&ints(0..5), &names, &types, false);
+        assert_eq!(
+            ranges,
+            json!([
+                ["1970-01-01", "1970-01-01"],
+                ["1970-01-02", "1970-01-02"],
+                ["1970-01-03", "1970-01-03"],
+                ["1970-01-04", "1970-01-04"],
+                ["1970-01-05", "1970-01-05"]
+            ])
+        );
+        assert_eq!(column, J::from("d"));
+        assert_eq!(
+            phrase,
+            "d 1970-01-01, 1970-01-02, 1970-01-03, 1970-01-04, 1970-01-05"
+        );
+        let (_, _, phrase) = describe(&ints(0..6), &names, &types, false);
+        assert!(phrase.ends_with("1970-01-05, …"), "{phrase}");
+        let text: BTreeSet<Key> = ["a", "b"]
+            .into_iter()
+            .map(|s| Key::one(Value::Str(Arc::from(s))))
+            .collect();
+        let (ranges, _, phrase) = describe(&text, &["name".to_string()], &[None], false);
+        assert_eq!(
+            (ranges, phrase.as_str()),
+            (json!([["a", "a"], ["b", "b"]]), "name a, b")
+        );
+    }
+
+    #[test]
+    fn composite_keys_are_listed_as_tuples_the_first_five_in_the_message() {
+        let names = ["a".to_string(), "b".to_string()];
+        let key = |a: i64, b: &str| Key(vec![Value::Int(a), Value::Str(Arc::from(b))]);
+        let five: BTreeSet<Key> = (1..=5).map(|i| key(i, "x")).collect();
+        let (ranges, column, phrase) = describe(&five, &names, &[None, None], false);
+        assert_eq!(ranges[0], json!(["(1, x)", "(1, x)"]));
+        assert_eq!(ranges.as_array().map(Vec::len), Some(5));
+        assert_eq!(column, J::from("a, b"));
+        assert_eq!(phrase, "a, b (1, x), (2, x), (3, x), (4, x), (5, x)");
+        let six: BTreeSet<Key> = (1..=6).map(|i| key(i, "x")).collect();
+        let (_, _, phrase) = describe(&six, &names, &[None, None], false);
+        assert_eq!(phrase, "a, b (1, x), (2, x), (3, x), (4, x), (5, x), …");
+        // Whole rows are listed by their first column.
+        let (_, column, phrase) = describe(&five, &names, &[None, None], true);
+        assert_eq!((column, phrase.as_str()), (J::from("a"), "a 1..5"));
+    }
+
+    /// Rows of key 1 only in `bucket-0/data-x.parquet`, missing from snapshot 5.
+    fn orphan_evidence(now: Live, deleted: &[i64], later_overwrites: &[i64]) -> OrphanRows {
+        OrphanRows {
+            latest: 5,
+            keys: KeyColumns::Primary,
+            candidates: 1,
+            held: BTreeMap::from([(
+                Key::one(Value::Int(1)),
+                BTreeSet::from(["bucket-0/data-x.parquet".to_string()]),
+            )]),
+            names: vec!["k".into()],
+            types: vec![None],
+            now,
+            missing: ints([1]),
+            deleted: ints(deleted.iter().copied()),
+            later_overwrites: later_overwrites.to_vec(),
+            notes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn rows_only_in_orphan_files_are_a_warning_unless_deleted_overwritten_or_unknown() {
+        let f = orphan_rows(&orphan_evidence(live(true, &[]), &[], &[]));
+        assert_eq!(
+            (f.code, f.severity),
+            (Code::RowsOnlyInOrphanFiles, Severity::Warning)
+        );
+        assert!(
+            f.message.starts_with(
+                "1 key (k 1) exists only in 1 unreferenced data file written before snapshot 5"
+            ),
+            "{}",
+            f.message
+        );
+        let f = orphan_rows(&orphan_evidence(live(true, &[]), &[1], &[]));
+        assert_eq!(f.severity, Severity::Info);
+        let f = orphan_rows(&orphan_evidence(live(true, &[]), &[], &[6]));
+        assert_eq!(
+            (f.severity, f.related_snapshots.as_slice()),
+            (Severity::Info, &[6][..])
+        );
+        let f = orphan_rows(&orphan_evidence(live(false, &["f: bad"]), &[], &[]));
+        assert_eq!(f.severity, Severity::Info);
+        assert!(f.message.starts_with("Whether snapshot 5 holds the 1 key (k 1) that 1 unreferenced data file written before it holds is unknown, because f: bad"), "{}", f.message);
+    }
+}

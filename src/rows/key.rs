@@ -308,4 +308,112 @@ mod tests {
         );
         assert!(int_ranges([]).is_empty());
     }
+
+    /// A schema with these (name, type) fields, primary key and partition keys.
+    fn schema(fields: &[(&str, &str)], primary: &[&str], partition: &[&str]) -> TableSchema {
+        let fields: Vec<String> = fields
+            .iter()
+            .enumerate()
+            .map(|(i, (n, t))| format!(r#"{{"id": {i}, "name": "{n}", "type": "{t}"}}"#))
+            .collect();
+        let json = format!(
+            r#"{{"version": 3, "id": 0, "fields": [{}], "partitionKeys": {partition:?}, "primaryKeys": {primary:?}, "options": {{}}}}"#,
+            fields.join(", ")
+        );
+        TableSchema::parse(json.as_bytes()).unwrap()
+    }
+
+    /// A serialized one-field BinaryRow holding the text `s` (at most 7 bytes, stored inline).
+    fn text_row(s: &str) -> Vec<u8> {
+        assert!(s.len() <= 7);
+        let mut row = 1i32.to_be_bytes().to_vec();
+        row.extend([0u8; 8]); // null bits
+        let mut word = [0u8; 8];
+        word[..s.len()].copy_from_slice(s.as_bytes());
+        word[7] = 0x80 | s.len() as u8;
+        row.extend(word);
+        row
+    }
+
+    #[test]
+    fn the_trimmed_primary_key_leaves_out_the_partition_fields_unless_that_leaves_none() {
+        let s = schema(&[("dt", "STRING"), ("id", "INT")], &["dt", "id"], &["dt"]);
+        assert_eq!(trimmed_primary_key(&s), ["id"]);
+        let s = schema(&[("dt", "STRING"), ("id", "INT")], &["dt"], &["dt"]);
+        assert_eq!(trimmed_primary_key(&s), ["dt"]);
+    }
+
+    #[test]
+    fn a_key_range_of_text_keys_is_read_from_min_and_max_key() {
+        let s = schema(&[("k", "STRING"), ("v", "INT")], &["k"], &[]);
+        let (lo, hi) = key_range(&s, &text_row("apple"), &text_row("pear")).unwrap();
+        assert_eq!(lo, Key::one(Value::Str(Arc::from("apple"))));
+        assert_eq!(hi, Key::one(Value::Str(Arc::from("pear"))));
+        assert!(key_range(&s, &text_row("pear"), &text_row("apple")).is_none());
+    }
+
+    #[test]
+    fn a_key_column_of_another_type_family_than_its_field_is_a_problem() {
+        let names = ["k".to_string()];
+        let int = Key::one(Value::Int(5));
+        let text = Key::one(Value::Str(Arc::from("5")));
+        let boolean = Key::one(Value::Bool(true));
+        for ty in ["STRING", "VARCHAR(10)", "CHAR(3) NOT NULL", "string"] {
+            let s = schema(&[("k", ty)], &["k"], &[]);
+            assert_eq!(key_columns_problem(&s, &names, Some(&text)), None, "{ty}");
+            assert_eq!(
+                key_columns_problem(&s, &names, Some(&int)),
+                Some(format!(
+                    "its column _KEY_k holds an integer (5) but the table's k is {ty}"
+                )),
+                "{ty}"
+            );
+        }
+        let s = schema(&[("k", "BOOLEAN NOT NULL")], &["k"], &[]);
+        assert_eq!(key_columns_problem(&s, &names, Some(&boolean)), None);
+        assert_eq!(
+            key_columns_problem(&s, &names, Some(&text)),
+            Some(
+                "its column _KEY_k holds text (\"5\") but the table's k is BOOLEAN NOT NULL"
+                    .to_string()
+            )
+        );
+        let s = schema(&[("k", "BIGINT")], &["k"], &[]);
+        assert_eq!(
+            key_columns_problem(&s, &names, Some(&boolean)),
+            Some(
+                "its column _KEY_k holds a boolean (true) but the table's k is BIGINT".to_string()
+            )
+        );
+        // Types whose storage differs between formats are not checked.
+        let s = schema(&[("k", "DECIMAL(10, 2)")], &["k"], &[]);
+        assert_eq!(key_columns_problem(&s, &names, Some(&text)), None);
+    }
+
+    #[test]
+    fn fingerprints_agree_for_equal_keys_and_tell_others_apart() {
+        let fp = |scope: &str, values: Vec<Value>| Key(values).fingerprint(scope);
+        let b0 = "bucket-0";
+        assert_eq!(
+            fp(b0, vec![Value::Int(2)]),
+            fp(b0, vec![Value::Double(2.0)])
+        );
+        assert_eq!(
+            fp(b0, vec![Value::Str(Arc::from("a")), Value::Int(1)]),
+            fp(b0, vec![Value::Str(Arc::from("a")), Value::Int(1)])
+        );
+        let distinct = [
+            fp(b0, vec![Value::Int(2)]),
+            fp(b0, vec![Value::Int(3)]),
+            fp("bucket-1", vec![Value::Int(2)]),
+            fp(b0, vec![Value::Null]),
+            fp(b0, vec![Value::Bool(true)]),
+            fp(b0, vec![Value::Bool(false)]),
+            fp(b0, vec![Value::Str(Arc::from("a"))]),
+            fp(b0, vec![Value::Bytes(Arc::from(&b"a"[..]))]),
+            fp(b0, vec![Value::Int(2), Value::Int(3)]),
+        ];
+        let set: std::collections::HashSet<u64> = distinct.iter().copied().collect();
+        assert_eq!(set.len(), distinct.len(), "{distinct:?}");
+    }
 }

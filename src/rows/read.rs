@@ -631,3 +631,178 @@ fn read_avro(
     out.total_rows = total;
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::rc::Rc;
+
+    use super::*;
+    use crate::source::{HostFile, Input};
+
+    /// An artifact of these (path, bytes) files.
+    fn artifact(files: &[(&str, &[u8])]) -> Artifact {
+        let files = files
+            .iter()
+            .map(|(path, bytes)| HostFile {
+                path: (*path).to_string(),
+                modified_millis: None,
+                data: Rc::new(bytes.to_vec()),
+            })
+            .collect();
+        let input = Input::Folder {
+            name: "x".into(),
+            files,
+            skipped: 0,
+        };
+        Artifact::open(vec![input], &Limits::default()).unwrap_or_else(|e| panic!("{e:?}"))
+    }
+
+    /// The error of opening `path`.
+    fn open_error(a: &Artifact, path: &str) -> String {
+        match open_artifact_file(a, path) {
+            Ok(_) => panic!("{path} opened"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_damaged_file_whose_first_bytes_name_another_format_says_both() {
+        let a = artifact(&[
+            ("b-0/data-1.parquet", b"Obj\x01 not an avro file"),
+            ("b-0/data-2.orc", b"PAR1 not a parquet file"),
+            ("b-0/data-3.avro", b"ORC not an orc file"),
+        ]);
+        for (path, named, actual) in [
+            ("b-0/data-1.parquet", "parquet", "avro"),
+            ("b-0/data-2.orc", "orc", "parquet"),
+            ("b-0/data-3.avro", "avro", "orc"),
+        ] {
+            let e = open_error(&a, path);
+            assert!(
+                e.starts_with(&format!("{path}: named .{named} but a {actual} file: ")),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_damaged_file_of_the_format_its_name_says_gives_that_formats_error() {
+        let a = artifact(&[
+            ("b-0/data-1.parquet", b"PAR1 truncated"),
+            ("b-0/data-2.orc", b"ORC truncated"),
+            ("b-0/data-3.avro", b"Obj\x01 truncated"),
+        ]);
+        for path in ["b-0/data-1.parquet", "b-0/data-2.orc", "b-0/data-3.avro"] {
+            let e = open_error(&a, path);
+            assert!(e.starts_with(&format!("{path}: ")), "{e}");
+            assert!(!e.contains(" but a "), "{e}");
+        }
+    }
+
+    #[test]
+    fn a_file_without_a_format_in_its_name_or_bytes_is_named_with_its_first_bytes() {
+        let a = artifact(&[("b-0/data-1", b"\x00\x01\x02\x03\x04")]);
+        assert_eq!(
+            open_error(&a, "b-0/data-1"),
+            "b-0/data-1: expected a Parquet, ORC or Avro file, found 5 bytes starting 00010203"
+        );
+    }
+
+    /// A primary-key file's columns: `_KEY_id`, `_SEQUENCE_NUMBER`, `_VALUE_KIND`, `id`, `v`.
+    fn pk_columns() -> Vec<Column<'static>> {
+        ["_KEY_id", SEQUENCE_NUMBER, VALUE_KIND, "id", "v"]
+            .into_iter()
+            .map(|name| Column {
+                name,
+                logical: None,
+            })
+            .collect()
+    }
+
+    /// [`read_columnar`] over three rows (keys 1, 2, 3) of [`pk_columns`], keeping the keys
+    /// `kept`; returns the rows and the column names of each read, in order.
+    fn read_three(values: bool, kept: &[i64]) -> (FileRows, Vec<Vec<String>>) {
+        let reads = std::cell::RefCell::new(Vec::new());
+        let read = |names: &[&str]| -> Result<Vec<Vec<Value>>> {
+            reads
+                .borrow_mut()
+                .push(names.iter().map(|n| n.to_string()).collect::<Vec<_>>());
+            Ok(names
+                .iter()
+                .map(|n| {
+                    (1..=3)
+                        .map(|i| match *n {
+                            "_KEY_id" | "id" => Value::Int(i),
+                            SEQUENCE_NUMBER => Value::Int(100 + i),
+                            VALUE_KIND => Value::Int(0),
+                            _ => Value::Str(format!("v{i}").into()),
+                        })
+                        .collect()
+                })
+                .collect())
+        };
+        let spec = ReadSpec {
+            keys: KeyColumns::Primary,
+            values,
+            orc_ltz_legacy: true,
+        };
+        let keep = |k: &Key| k.as_int().is_some_and(|i| kept.contains(&i));
+        let rows = read_columnar(&pk_columns(), 3, &read, &spec, &keep, &Limits::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        (rows, reads.into_inner())
+    }
+
+    #[test]
+    fn value_columns_are_read_only_when_asked_for_and_a_row_is_kept() {
+        let keys_read = vec!["_KEY_id", SEQUENCE_NUMBER, VALUE_KIND];
+        let (rows, reads) = read_three(true, &[2]);
+        assert_eq!(reads, [keys_read.clone(), vec!["id", "v"]]);
+        assert_eq!(
+            (rows.key_names, rows.value_names),
+            (
+                vec!["id".to_string()],
+                vec!["id".to_string(), "v".to_string()]
+            )
+        );
+        assert_eq!(rows.records.len(), 1);
+        let r = &rows.records[0];
+        assert_eq!((r.seq, r.position), (102, 1));
+        assert_eq!(r.values, [Value::Int(2), Value::Str("v2".into())]);
+        // No row kept: the value columns are not read (a damaged one would fail the file).
+        let (rows, reads) = read_three(true, &[]);
+        assert_eq!(reads, std::slice::from_ref(&keys_read));
+        assert!(rows.records.is_empty());
+        assert_eq!(rows.key_sample, Some(Key::one(Value::Int(1))));
+        // Values not asked for: not read, and the rows kept have none.
+        let (rows, reads) = read_three(false, &[1, 3]);
+        assert_eq!(reads, [keys_read]);
+        assert!(rows.value_names.is_empty());
+        assert_eq!(rows.records.len(), 2);
+        assert!(rows.records.iter().all(|r| r.values.is_empty()));
+    }
+
+    #[test]
+    fn only_top_level_parquet_columns_are_read() {
+        // `id`, the struct `st` (`st.a`, `st.b`) and the list `li` (not readable).
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/parquet/generated/nested.parquet");
+        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{e}"));
+        let limits = Limits::default();
+        let file = ParquetFile::open(bytes.as_slice(), &limits).unwrap_or_else(|e| panic!("{e}"));
+        let spec = ReadSpec {
+            keys: KeyColumns::AllValues,
+            values: true,
+            orc_ltz_legacy: true,
+        };
+        let keep = |k: &Key| k.0.first().and_then(Value::as_i64) == Some(7);
+        let rows = read_parquet(&file, &spec, &keep, &limits).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            (rows.key_names.clone(), rows.value_names.clone()),
+            (vec!["id".to_string()], vec!["id".to_string()])
+        );
+        assert_eq!(rows.total_rows, 60);
+        assert_eq!(rows.records.len(), 1);
+        assert_eq!(rows.records[0].key, Key::one(Value::Int(7)));
+        assert_eq!(rows.records[0].values, [Value::Int(7)]);
+    }
+}

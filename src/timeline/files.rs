@@ -1381,6 +1381,26 @@ impl BucketFiles {
 }
 
 #[cfg(test)]
+impl RootFiles {
+    /// These files with `ghosts`, their entries given as rows over the root's files (which
+    /// this sets), for the unit tests of what reads ghost commits.
+    pub(crate) fn with_ghosts_for_test(
+        mut self,
+        ghosts: Vec<(GhostCommit, Vec<super::catalog::TestEntry<'_>>)>,
+    ) -> Self {
+        let all: Vec<_> = ghosts.iter().flat_map(|(_, e)| e.iter().copied()).collect();
+        let (catalog, mut rows) = super::catalog::rows_for_test(&all);
+        self.catalog = catalog;
+        for (mut g, entries) in ghosts {
+            let rest = rows.split_off(entries.len().min(rows.len()));
+            g.entries = std::mem::replace(&mut rows, rest).into();
+            self.ghosts.push(g);
+        }
+        self
+    }
+}
+
+#[cfg(test)]
 impl BucketFiles {
     /// The files at these artifact paths (in path order), for the checks' unit tests.
     pub(crate) fn of_paths(paths: &[&str]) -> Self {
