@@ -748,9 +748,17 @@ impl Builder {
             ));
         }
         self.count_entries(skipped)?;
-        for file in files {
+        for mut file in files {
             self.count_entry()?;
-            let path = match normalize_path(&file.path, &self.limits) {
+            // A path that is already normal is used as it is (a wide table's folder lists half
+            // a million).
+            let normal = if zip::already_normal(&file.path, &self.limits) {
+                Ok(std::mem::take(&mut file.path))
+            } else {
+                normalize_path(&file.path, &self.limits)
+            };
+            let path = match normal {
+                Ok(p) if prefix.is_empty() => p,
                 Ok(p) => format!("{prefix}{p}"),
                 Err(e) => {
                     self.problem(e.in_file(file.path.clone()));

@@ -777,7 +777,7 @@ fn data_start_in(entry: &CentralEntry, header: &[u8], file_size: u64) -> Result<
 /// Whether `name` is already what [`normalize_path`] makes of it (the usual case: ASCII, relative,
 /// no empty, `.` or `..` components, no backslashes, no control characters, within the name
 /// limit), so the listing keeps it as is instead of splitting and joining every name.
-fn already_normal(name: &str, limits: &Limits) -> bool {
+pub(super) fn already_normal(name: &str, limits: &Limits) -> bool {
     if name.is_empty() || name.len() as u64 > limits.max_name_bytes {
         return false;
     }
