@@ -271,11 +271,11 @@ impl<'a> Files<'a> {
     }
 
     /// The files, in path order.
-    pub fn iter(
-        &self,
-    ) -> impl DoubleEndedIterator<Item = FileEntry<'a>> + ExactSizeIterator + Clone + 'a {
-        let listing = self.listing;
-        self.records.iter().map(move |r| listing.entry(r))
+    pub fn iter(&self) -> FilesIter<'a> {
+        FilesIter {
+            records: self.records.iter(),
+            listing: self.listing,
+        }
     }
 
     /// The files `range` of the run (none if it lies outside).
@@ -296,12 +296,41 @@ impl<'a> Files<'a> {
 
 impl<'a> IntoIterator for Files<'a> {
     type Item = FileEntry<'a>;
-    type IntoIter = Box<dyn Iterator<Item = FileEntry<'a>> + 'a>;
+    type IntoIter = FilesIter<'a>;
 
-    fn into_iter(self) -> Self::IntoIter {
-        Box::new(self.iter())
+    fn into_iter(self) -> FilesIter<'a> {
+        self.iter()
     }
 }
+
+/// The iterator of [`Files::iter`].
+#[derive(Clone)]
+pub struct FilesIter<'a> {
+    records: std::slice::Iter<'a, FileRecord>,
+    listing: &'a Listing,
+}
+
+impl<'a> Iterator for FilesIter<'a> {
+    type Item = FileEntry<'a>;
+
+    fn next(&mut self) -> Option<FileEntry<'a>> {
+        let record = self.records.next()?;
+        Some(self.listing.entry(record))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.records.size_hint()
+    }
+}
+
+impl DoubleEndedIterator for FilesIter<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        let record = self.records.next_back()?;
+        Some(self.listing.entry(record))
+    }
+}
+
+impl ExactSizeIterator for FilesIter<'_> {}
 
 impl std::fmt::Debug for Files<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

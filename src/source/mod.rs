@@ -23,7 +23,7 @@ use std::rc::Rc;
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 
-pub use self::listing::{FileEntry, Files, Listing};
+pub use self::listing::{FileEntry, Files, FilesIter, Listing};
 pub use self::zip::NESTED_SEPARATOR;
 
 use self::listing::{FileFacts, ListingBuilder, HOST};
