@@ -30,10 +30,12 @@ enum Event {
     Opened,
 }
 
-/// The bytes of a zip, recording every hint and read.
+/// The bytes of a zip, recording every hint and read; a slow source (`batched`, as the page's
+/// `Blob`) or not (a file).
 struct Recording {
     bytes: Vec<u8>,
     log: RefCell<Vec<Event>>,
+    batched: bool,
 }
 
 impl RandomAccess for Recording {
@@ -49,7 +51,7 @@ impl RandomAccess for Recording {
     }
 
     fn batched_reads(&self) -> bool {
-        true
+        self.batched
     }
 
     fn will_read(&self, ranges: &[(u64, u64)]) {
@@ -76,9 +78,20 @@ fn analyse_recorded(bytes: Vec<u8>) -> (String, Vec<Event>) {
 /// Analyses `bytes` opened with [`Artifact::open_announcing`] and `rank` (`|_| None`: nothing
 /// announced).
 fn analyse_recorded_with(bytes: Vec<u8>, rank: prv::source::DirRank) -> (String, Vec<Event>) {
+    analyse_source(bytes, rank, true, &options())
+}
+
+/// Analyses `bytes` through a [`Recording`] that is `batched` or not.
+fn analyse_source(
+    bytes: Vec<u8>,
+    rank: prv::source::DirRank,
+    batched: bool,
+    options: &AnalysisOptions,
+) -> (String, Vec<Event>) {
     let source = Rc::new(Recording {
         bytes,
         log: RefCell::new(Vec::new()),
+        batched,
     });
     let limits = Limits::default();
     let artifact = Artifact::open_announcing(
@@ -91,7 +104,7 @@ fn analyse_recorded_with(bytes: Vec<u8>, rank: prv::source::DirRank) -> (String,
     )
     .expect("open");
     source.log.borrow_mut().push(Event::Opened);
-    let report = analyze(&artifact, &options(), &mut |_| {});
+    let report = analyze(&artifact, options, &mut |_| {});
     let json = prv::report::json::render(&report);
     let log = source.log.borrow().clone();
     (json, log)
@@ -150,6 +163,80 @@ fn every_hinted_range_is_read_exactly_once_in_order_on_every_fixture() {
     assert!(
         hinted_fixtures >= 10,
         "only {hinted_fixtures} fixtures had their reads announced"
+    );
+}
+
+/// A source whose reads are not slow (a file, a buffer) is read an entry at a time: nothing is
+/// announced or read ahead, every read after opening starts at an entry's local header, and the
+/// report is the same. A slow one has entries read together.
+#[test]
+fn only_a_source_of_slow_reads_is_read_ahead() {
+    let metadata_only = AnalysisOptions {
+        skip_rows: true,
+        ..options()
+    };
+    let mut batched_elsewhere = 0;
+    for path in common::all_fixture_zips() {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let bytes = std::fs::read(&path).unwrap();
+        let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes.clone())).unwrap();
+        let entries: Vec<(u64, u64)> = (0..archive.len())
+            .map(|i| {
+                let e = archive.by_index_raw(i).unwrap();
+                (e.header_start(), e.compressed_size())
+            })
+            .collect();
+        let headers: Vec<u64> = entries.iter().map(|&(h, _)| h).collect();
+        let rank = prv::warehouse::metadata_dir_rank;
+        let (json, log) = analyse_source(bytes.clone(), rank, false, &metadata_only);
+        let (batched_json, batched_log) = analyse_source(bytes, rank, true, &metadata_only);
+        assert_eq!(json, batched_json, "{name}");
+        assert!(!log.iter().any(|e| matches!(e, Event::Hint(..))), "{name}");
+        let after_open = |log: &[Event]| -> Vec<(u64, u64)> {
+            let opened = log.iter().position(|e| *e == Event::Opened).unwrap();
+            log[opened..]
+                .iter()
+                .filter_map(|e| match *e {
+                    Event::Read(o, l) => Some((o, l)),
+                    _ => None,
+                })
+                .collect()
+        };
+        // Reads inside a nested zip are at its own entries, which the outer listing does not
+        // show.
+        let nested = (0..archive.len()).any(|i| {
+            archive
+                .by_index_raw(i)
+                .unwrap()
+                .name()
+                .unwrap()
+                .ends_with(".zip")
+        });
+        for (o, l) in after_open(&log).into_iter().filter(|_| !nested) {
+            // One entry: its header (with 512 bytes for its name and extra field) and data,
+            // or (a long header) its data just after it.
+            let entry = entries
+                .iter()
+                .filter(|&&(h, _)| o >= h && o <= h + 1024)
+                .max_by_key(|&&(h, _)| h);
+            let Some(&(_, compressed)) = entry else {
+                panic!("{name}: a read of {l} bytes at {o}, at no entry");
+            };
+            assert!(
+                l <= 30 + 512 + compressed,
+                "{name}: a read of {l} bytes at {o}, more than its entry"
+            );
+        }
+        let together = after_open(&batched_log)
+            .iter()
+            .any(|&(o, l)| headers.iter().filter(|&&h| h >= o && h < o + l).count() >= 2);
+        if together {
+            batched_elsewhere += 1;
+        }
+    }
+    assert!(
+        batched_elsewhere >= 10,
+        "entries read together in only {batched_elsewhere} fixtures"
     );
 }
 
