@@ -420,12 +420,20 @@ fn folders_and_several_inputs_give_the_same_report_with_helpers() {
 /// What a folder input lists, as (path, modification time, size) in order, and the files the
 /// walk left out.
 fn folder_listing(input: &Input) -> (Vec<(String, Option<i64>, u64)>, u64) {
-    let Input::Folder { files, skipped, .. } = input else {
-        panic!("not a folder");
+    let Input::Tree { dirs, skipped, .. } = input else {
+        panic!("not a walked folder");
     };
-    let files = files
+    let files = dirs
         .iter()
-        .map(|f| (f.path.clone(), f.modified_millis, f.data.size()))
+        .flat_map(|d| {
+            d.iter().map(|(name, f)| {
+                let path = match d.path.as_str() {
+                    "" => name.to_string(),
+                    dir => format!("{dir}/{name}"),
+                };
+                (path, f.modified_millis, f.size)
+            })
+        })
         .collect();
     (files, *skipped)
 }

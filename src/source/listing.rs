@@ -19,6 +19,10 @@ use super::FileTime;
 /// [`FileRecord::container`] of a file the host handed over (a folder's).
 pub(super) const HOST: u32 = u32::MAX;
 
+/// [`FileRecord::container`] of a file of a folder the host walked ([`super::Input::Tree`]):
+/// [`FileRecord::index`] is the tree's, and the file is opened by its path.
+pub(super) const TREE: u32 = u32::MAX - 1;
+
 /// Names longer than this cannot be listed (a name's length shares 32 bits with flags).
 const MAX_NAME: usize = (1 << 24) - 1;
 
@@ -42,9 +46,9 @@ pub(super) struct FileRecord {
     name_at: u32,
     /// The name's length (low 24 bits) and the flags above.
     name_len_flags: u32,
-    /// The zip container, or [`HOST`].
+    /// The zip container, [`HOST`] or [`TREE`].
     container: u32,
-    /// The entry's index in its zip, or the host file's index.
+    /// The entry's index in its zip, the host file's index, or the tree's.
     index: u32,
     crc32: u32,
 }
@@ -60,9 +64,9 @@ pub(super) struct FileFacts {
     pub crc32: Option<u32>,
     /// Modification time.
     pub modified: Option<FileTime>,
-    /// The zip container, or [`HOST`].
+    /// The zip container, [`HOST`] or [`TREE`].
     pub container: u32,
-    /// The entry's index in its zip, or the host file's index.
+    /// The entry's index in its zip, the host file's index, or the tree's.
     pub index: u32,
 }
 

@@ -26,7 +26,7 @@ use crate::limits::Limits;
 pub use self::listing::{FileEntry, Files, FilesIter, Listing};
 pub use self::zip::NESTED_SEPARATOR;
 
-use self::listing::{FileFacts, ListingBuilder, HOST};
+use self::listing::{FileFacts, ListingBuilder, HOST, TREE};
 
 /// Random access to the bytes of one object the host holds: a file on disk, a browser `Blob`,
 /// a buffer in memory. This is the only way bytes enter the core.
@@ -146,6 +146,61 @@ pub struct HostFile {
     pub data: Rc<dyn RandomAccess>,
 }
 
+/// A folder the host walked ([`Input::Tree`]), whose files it opens by their path when they
+/// are read: the artifact then keeps nothing per file but its place in the listing (an object
+/// per file was a quarter of a wide table's memory on a folder: `BENCHMARKS.md`, "A folder
+/// read by path").
+pub trait HostTree {
+    /// The file at `path` (relative to the folder, `/`-separated, as the host walked it),
+    /// `size` bytes as the walk found it; opened when read.
+    fn file(&self, path: &str, size: u64) -> Rc<dyn RandomAccess>;
+}
+
+/// The files of one directory of a walked folder ([`Input::Tree`]), their names one after the
+/// other.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TreeDir {
+    /// Path relative to the folder, `/`-separated; empty for the folder itself.
+    pub path: String,
+    /// The files' names, one after the other.
+    pub names: String,
+    /// The files, in the order of `names`.
+    pub files: Vec<TreeFile>,
+}
+
+/// One file of a [`TreeDir`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TreeFile {
+    /// Where its name ends in [`TreeDir::names`] (it starts where the previous file's ends).
+    pub name_end: usize,
+    /// Size in bytes.
+    pub size: u64,
+    /// Modification time, epoch ms (UTC), if the host knows it.
+    pub modified_millis: Option<i64>,
+}
+
+impl TreeDir {
+    /// The directory's files with their names, in order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &TreeFile)> {
+        let mut start = 0;
+        self.files.iter().map(move |f| {
+            let name = self.names.get(start..f.name_end).unwrap_or("");
+            start = f.name_end;
+            (name, f)
+        })
+    }
+
+    /// Adds a file named `name`.
+    pub fn push(&mut self, name: &str, size: u64, modified_millis: Option<i64>) {
+        self.names.push_str(name);
+        self.files.push(TreeFile {
+            name_end: self.names.len(),
+            size,
+            modified_millis,
+        });
+    }
+}
+
 /// What the user gave.
 pub enum Input {
     /// A zip file (nested zips inside it are opened too).
@@ -165,13 +220,25 @@ pub enum Input {
         /// [`native::FolderWalk::keep`]); counted against the limits as if listed.
         skipped: u64,
     },
+    /// A folder the host walked: its files by directory, each opened through `tree` by its
+    /// path when read.
+    Tree {
+        /// The folder name.
+        name: String,
+        /// Opens its files.
+        tree: Rc<dyn HostTree>,
+        /// Its directories' files, in the order the host lists them.
+        dirs: Vec<TreeDir>,
+        /// Files the host left out of `dirs` (as [`Input::Folder`]'s).
+        skipped: u64,
+    },
 }
 
 impl Input {
     /// The name the user gave.
     pub fn name(&self) -> &str {
         match self {
-            Input::Zip { name, .. } | Input::Folder { name, .. } => name,
+            Input::Zip { name, .. } | Input::Folder { name, .. } | Input::Tree { name, .. } => name,
         }
     }
 }
@@ -249,6 +316,13 @@ pub struct SourceStats {
     pub bytes_inflated: u64,
 }
 
+/// A walked folder of the artifact ([`Input::Tree`]): its files' paths in the artifact begin
+/// with `prefix_len` bytes of the input's name.
+struct Tree {
+    tree: Rc<dyn HostTree>,
+    prefix_len: usize,
+}
+
 /// The virtual file tree of an input.
 pub struct Artifact {
     name: String,
@@ -259,6 +333,7 @@ pub struct Artifact {
     listing: std::sync::Arc<Listing>,
     zips: Vec<RefCell<zip::ZipContainer>>,
     host_files: Vec<Rc<dyn RandomAccess>>,
+    trees: Vec<Tree>,
     problems: Vec<Error>,
     limits: Limits,
     stats: Cell<SourceStats>,
@@ -321,6 +396,7 @@ impl Artifact {
             listing: ListingBuilder::default(),
             zips: Vec::new(),
             host_files: Vec::new(),
+            trees: Vec::new(),
             problems: Vec::new(),
             size: 0,
             total_entries: 0,
@@ -347,6 +423,12 @@ impl Artifact {
                 Input::Folder { files, skipped, .. } => {
                     builder.add_folder(files, skipped, &prefix)?
                 }
+                Input::Tree {
+                    tree,
+                    dirs,
+                    skipped,
+                    ..
+                } => builder.add_tree(tree, dirs, skipped, &prefix)?,
             }
         }
         Ok(builder.finish(name))
@@ -493,10 +575,8 @@ impl Artifact {
             .in_file(entry.path()));
         }
         let bytes = match entry.location() {
-            (HOST, index) => {
-                let data = self.host_files.get(index as usize).ok_or_else(|| {
-                    Error::io("internal: unknown host file").in_file(entry.path())
-                })?;
+            (HOST | TREE, _) => {
+                let data = self.host_data(entry)?;
                 read_all(data.as_ref(), max).map_err(|e| e.in_file(entry.path()))?
             }
             (container, index) => {
@@ -512,6 +592,25 @@ impl Artifact {
         stats.bytes_inflated += bytes.len() as u64;
         self.stats.set(stats);
         Ok(bytes)
+    }
+
+    /// The bytes of a file the host handed over ([`HOST`]) or of a walked folder's ([`TREE`]).
+    fn host_data(&self, entry: FileEntry<'_>) -> Result<Rc<dyn RandomAccess>> {
+        let unknown = || Error::io("internal: unknown host file").in_file(entry.path());
+        match entry.location() {
+            (HOST, index) => self
+                .host_files
+                .get(index as usize)
+                .cloned()
+                .ok_or_else(unknown),
+            (TREE, index) => {
+                let tree = self.trees.get(index as usize).ok_or_else(unknown)?;
+                let path = entry.path();
+                let relative = path.get(tree.prefix_len..).ok_or_else(unknown)?;
+                Ok(tree.tree.file(relative, entry.size()))
+            }
+            _ => Err(unknown()),
+        }
     }
 
     /// The most a whole-content read asking for at most `max` bytes may deliver now (`max`
@@ -571,7 +670,7 @@ impl Artifact {
             .max_total_bytes
             .saturating_sub(stats.bytes_inflated);
         let (bytes, work) = match entry.location() {
-            (container, index) if container != HOST => {
+            (container, index) if container != HOST && container != TREE => {
                 let zip = self.zips.get(container as usize).ok_or_else(|| {
                     Error::io("internal: unknown zip container").in_file(entry.path())
                 })?;
@@ -589,10 +688,8 @@ impl Artifact {
                     .read_range(index as usize, declared(entry), offset, len)
                     .map_err(|e| e.in_file(entry.path()))?
             }
-            (_, index) => {
-                let data = self.host_files.get(index as usize).ok_or_else(|| {
-                    Error::io("internal: unknown host file").in_file(entry.path())
-                })?;
+            _ => {
+                let data = self.host_data(entry)?;
                 let end = offset.checked_add(len).filter(|&e| e <= data.size());
                 if end.is_none() {
                     return Err(Error::format(format!(
@@ -695,6 +792,7 @@ struct Builder {
     listing: ListingBuilder,
     zips: Vec<RefCell<zip::ZipContainer>>,
     host_files: Vec<Rc<dyn RandomAccess>>,
+    trees: Vec<Tree>,
     problems: Vec<Error>,
     size: u64,
     total_entries: u64,
@@ -736,8 +834,11 @@ impl Builder {
         Ok(())
     }
 
-    fn add_folder(&mut self, files: Vec<HostFile>, skipped: u64, prefix: &str) -> Result<()> {
-        let count = (files.len() as u64).saturating_add(skipped);
+    /// Counts a folder's `files` and the `skipped` ones its host left out against
+    /// `max-entries`, and the skipped ones against `max-total-entries` (the listed ones are
+    /// counted as they are added).
+    fn count_folder(&mut self, files: u64, skipped: u64) -> Result<()> {
+        let count = files.saturating_add(skipped);
         if count > self.limits.max_entries {
             return Err(Error::limit(
                 "max-entries",
@@ -747,57 +848,125 @@ impl Builder {
                 ),
             ));
         }
-        self.count_entries(skipped)?;
-        for mut file in files {
+        self.count_entries(skipped)
+    }
+
+    fn add_folder(&mut self, files: Vec<HostFile>, skipped: u64, prefix: &str) -> Result<()> {
+        self.count_folder(files.len() as u64, skipped)?;
+        for file in files {
             self.count_entry()?;
-            // A path that is already normal is used as it is (a wide table's folder lists half
-            // a million).
-            let normal = if zip::already_normal(&file.path, &self.limits) {
-                Ok(std::mem::take(&mut file.path))
-            } else {
-                normalize_path(&file.path, &self.limits)
-            };
-            let path = match normal {
-                Ok(p) if prefix.is_empty() => p,
-                Ok(p) => format!("{prefix}{p}"),
-                Err(e) => {
-                    self.problem(e.in_file(file.path.clone()));
+            self.add_host_file(file.path, file.modified_millis, file.data, prefix)?;
+        }
+        Ok(())
+    }
+
+    /// Adds the host's file at `raw` (relative to its folder, whose files get `prefix`), its
+    /// bytes `data`: a zip is opened as a nested archive, a path made normal first.
+    fn add_host_file(
+        &mut self,
+        mut raw: String,
+        modified_millis: Option<i64>,
+        data: Rc<dyn RandomAccess>,
+        prefix: &str,
+    ) -> Result<()> {
+        // A path that is already normal is used as it is (a wide table's folder lists half a
+        // million).
+        let normal = if zip::already_normal(&raw, &self.limits) {
+            Ok(std::mem::take(&mut raw))
+        } else {
+            normalize_path(&raw, &self.limits)
+        };
+        let path = match normal {
+            Ok(p) if prefix.is_empty() => p,
+            Ok(p) => format!("{prefix}{p}"),
+            Err(e) => {
+                self.problem(e.in_file(raw));
+                return Ok(());
+            }
+        };
+        let size = data.size();
+        self.size += size;
+        if !zip::looks_like_zip_name(&path) && !(self.keep)(&path) {
+            return Ok(());
+        }
+        let index = self.host_files.len();
+        self.host_files.push(Rc::clone(&data));
+        if zip::looks_like_zip_name(&path) {
+            match self.add_zip(data, &format!("{path}{NESTED_SEPARATOR}"), 1) {
+                Ok(()) => return Ok(()),
+                Err(e) if e.kind() == crate::error::ErrorKind::Limit => return Err(e.in_file(path)),
+                Err(e) => self.problem(e.in_file(path.clone())),
+            }
+        }
+        let facts = FileFacts {
+            size,
+            stored_size: size,
+            crc32: None,
+            modified: modified_millis.map(FileTime::Utc),
+            container: HOST,
+            index: location_index(index),
+        };
+        let (dir, name) = split_parent(&path);
+        let dir = self.listing.dir("", dir);
+        if let Err(e) = self.listing.push(dir, name, facts) {
+            self.problem(e.in_file(path));
+        }
+        Ok(())
+    }
+
+    /// Adds a walked folder's files: each is listed with the tree's index and opened by its
+    /// path when read, with no object of its own. A zip, or a path that is not already normal,
+    /// is added as a handed-over file ([`Builder::add_host_file`]): what is listed and found
+    /// is the same as for the [`Input::Folder`] of the same files.
+    fn add_tree(
+        &mut self,
+        tree: Rc<dyn HostTree>,
+        dirs: Vec<TreeDir>,
+        skipped: u64,
+        prefix: &str,
+    ) -> Result<()> {
+        let files = dirs.iter().map(|d| d.files.len() as u64).sum();
+        self.count_folder(files, skipped)?;
+        let index = location_index(self.trees.len());
+        self.trees.push(Tree {
+            tree: Rc::clone(&tree),
+            prefix_len: prefix.len(),
+        });
+        let mut path = String::from(prefix);
+        for dir in &dirs {
+            // The listing's directory, the same for every file of `dir`: found at its first.
+            let mut dir_id = None;
+            for (name, file) in dir.iter() {
+                self.count_entry()?;
+                path.truncate(prefix.len());
+                if !dir.path.is_empty() {
+                    path.push_str(&dir.path);
+                    path.push('/');
+                }
+                path.push_str(name);
+                let relative = path.get(prefix.len()..).unwrap_or("");
+                if !zip::already_normal(relative, &self.limits) || zip::looks_like_zip_name(&path) {
+                    let data = tree.file(relative, file.size);
+                    self.add_host_file(relative.to_string(), file.modified_millis, data, prefix)?;
                     continue;
                 }
-            };
-            let size = file.data.size();
-            self.size += size;
-            if !zip::looks_like_zip_name(&path) && !(self.keep)(&path) {
-                continue;
-            }
-            let index = self.host_files.len();
-            self.host_files.push(file.data);
-            if zip::looks_like_zip_name(&path) {
-                let data = self.host_files.get(index).cloned();
-                if let Some(data) = data {
-                    match self.add_zip(data, &format!("{path}{NESTED_SEPARATOR}"), 1) {
-                        Ok(()) => continue,
-                        Err(e) => {
-                            if e.kind() == crate::error::ErrorKind::Limit {
-                                return Err(e.in_file(path));
-                            }
-                            self.problem(e.in_file(path.clone()));
-                        }
-                    }
+                self.size += file.size;
+                if !(self.keep)(&path) {
+                    continue;
                 }
-            }
-            let facts = FileFacts {
-                size,
-                stored_size: size,
-                crc32: None,
-                modified: file.modified_millis.map(FileTime::Utc),
-                container: HOST,
-                index: location_index(index),
-            };
-            let (dir, name) = split_parent(&path);
-            let dir = self.listing.dir("", dir);
-            if let Err(e) = self.listing.push(dir, name, facts) {
-                self.problem(e.in_file(path));
+                let facts = FileFacts {
+                    size: file.size,
+                    stored_size: file.size,
+                    crc32: None,
+                    modified: file.modified_millis.map(FileTime::Utc),
+                    container: TREE,
+                    index,
+                };
+                let (parent, _) = split_parent(&path);
+                let id = *dir_id.get_or_insert_with(|| self.listing.dir("", parent));
+                if let Err(e) = self.listing.push(id, name, facts) {
+                    self.problem(e.in_file(path.clone()));
+                }
             }
         }
         Ok(())
@@ -925,6 +1094,7 @@ impl Builder {
             listing: std::sync::Arc::new(listing),
             zips: self.zips,
             host_files: self.host_files,
+            trees: self.trees,
             problems: self.problems,
             limits: self.limits,
             stats: Cell::new(stats),

@@ -2,8 +2,9 @@
 //!
 //! This is the only module of the core that touches `std::fs` (feature `native`).
 
+use std::collections::HashMap;
 use std::fs::File;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::UNIX_EPOCH;
@@ -11,7 +12,7 @@ use std::time::UNIX_EPOCH;
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 
-use super::{HostFile, Input, RandomAccess};
+use super::{HostTree, Input, RandomAccess, TreeDir};
 
 /// A file on disk, read with positioned reads (`pread`); it is never read whole.
 pub struct NativeFile {
@@ -63,11 +64,9 @@ impl RandomAccess for NativeFile {
 }
 
 /// A file in a folder input, opened only when read (a folder may hold more files than the
-/// process may keep open). Its directory is shared with the other files of that directory (a
-/// wide table's folder holds half a million files in a thousand directories).
+/// process may keep open).
 struct PathFile {
-    dir: Rc<Path>,
-    name: Box<str>,
+    path: PathBuf,
     size: u64,
 }
 
@@ -77,7 +76,21 @@ impl RandomAccess for PathFile {
     }
 
     fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
-        NativeFile::open(&self.dir.join(&*self.name))?.read_exact_at(offset, buf)
+        NativeFile::open(&self.path)?.read_exact_at(offset, buf)
+    }
+}
+
+/// A folder on disk: its files opened by their path below it.
+struct DiskTree {
+    root: PathBuf,
+}
+
+impl HostTree for DiskTree {
+    fn file(&self, path: &str, size: u64) -> Rc<dyn RandomAccess> {
+        Rc::new(PathFile {
+            path: self.root.join(path),
+            size,
+        })
     }
 }
 
@@ -123,10 +136,13 @@ pub fn open_input_with(path: &Path, limits: &Limits, walk: FolderWalk) -> Result
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| shown.clone());
     if meta.is_dir() {
-        let (files, skipped) = walk_folder(path, limits, walk)?;
-        return Ok(Input::Folder {
+        let (dirs, skipped) = walk_folder(path, limits, walk)?;
+        return Ok(Input::Tree {
             name,
-            files,
+            tree: Rc::new(DiskTree {
+                root: path.to_path_buf(),
+            }),
+            dirs,
             skipped,
         });
     }
@@ -138,15 +154,40 @@ pub fn open_input_with(path: &Path, limits: &Limits, walk: FolderWalk) -> Result
     })
 }
 
-/// A child of a directory, as [`list_dir`] reads it: the children come sorted by name, and
-/// the files the walk's filter refused are neither `stat`ed nor listed, only counted.
-enum Child {
-    Dir(String),
-    File {
-        name: String,
-        modified_millis: Option<i64>,
-        size: u64,
-    },
+/// A directory's children, as [`list_dir`] reads them: sorted by name, their names one after
+/// the other in `names`; the files the walk's filter refused are neither `stat`ed nor listed,
+/// only counted.
+#[derive(Default)]
+struct Children {
+    names: String,
+    children: Vec<Child>,
+}
+
+/// A child of a directory: where its name ends in [`Children::names`], and for a file its size
+/// and time.
+struct Child {
+    name_end: usize,
+    file: Option<(u64, Option<i64>)>,
+}
+
+impl Children {
+    fn push(&mut self, name: &str, file: Option<(u64, Option<i64>)>) {
+        self.names.push_str(name);
+        self.children.push(Child {
+            name_end: self.names.len(),
+            file,
+        });
+    }
+
+    /// The children with their names, in order.
+    fn iter(&self) -> impl Iterator<Item = (&str, &Child)> {
+        let mut start = 0;
+        self.children.iter().map(move |c| {
+            let name = self.names.get(start..c.name_end).unwrap_or("");
+            start = c.name_end;
+            (name, c)
+        })
+    }
 }
 
 fn join_rel(rel: &str, name: &str) -> String {
@@ -166,29 +207,36 @@ fn list_dir(
     keep: Option<fn(&str) -> bool>,
     seen: &AtomicU64,
     limits: &Limits,
-) -> Result<Vec<Child>> {
+) -> Result<Children> {
     let dir = root.join(rel);
     let read = std::fs::read_dir(&dir)
         .map_err(|e| Error::io(format!("cannot list: {e}")).in_file(dir.display().to_string()))?;
     let mut entries: Vec<_> = read.filter_map(|e| e.ok()).collect();
     entries.sort_by_key(|e| e.file_name());
-    let mut children = Vec::with_capacity(entries.len());
+    let mut children = Children::default();
+    let mut path = String::new();
     for entry in entries {
         let Ok(kind) = entry.file_type() else {
             continue;
         };
-        let name = entry.file_name().to_string_lossy().into_owned();
+        let os_name = entry.file_name();
+        let name = os_name.to_string_lossy();
         if kind.is_symlink() {
             continue;
         }
         if kind.is_dir() {
-            children.push(Child::Dir(name));
+            children.push(&name, None);
         } else if kind.is_file() {
             if seen.fetch_add(1, Ordering::Relaxed) >= limits.max_entries {
                 return Err(too_many(limits));
             }
             let kept = keep.is_none_or(|keep| {
-                let path = join_rel(rel, &name);
+                path.clear();
+                if !rel.is_empty() {
+                    path.push_str(rel);
+                    path.push('/');
+                }
+                path.push_str(&name);
                 super::zip::looks_like_zip_name(&path) || keep(&path)
             });
             if !kept {
@@ -203,11 +251,7 @@ fn list_dir(
                 .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
                 .and_then(|d| i64::try_from(d.as_millis()).ok());
             let size = meta.map_or(0, |m| m.len());
-            children.push(Child::File {
-                name,
-                modified_millis,
-                size,
-            });
+            children.push(&name, Some((size, modified_millis)));
         }
     }
     Ok(children)
@@ -220,7 +264,7 @@ fn list_level(
     walk: FolderWalk,
     seen: &AtomicU64,
     limits: &Limits,
-) -> Vec<Result<Vec<Child>>> {
+) -> Vec<Result<Children>> {
     let list = |d: &String| list_dir(root, d, walk.keep, seen, limits);
     let threads = walk.threads.clamp(1, dirs.len().max(1));
     if threads == 1 {
@@ -255,12 +299,12 @@ fn list_level(
 
 /// Walks the folder at `root` a level at a time, each level's directories listed side by side
 /// ([`FolderWalk::threads`]), then puts the files in the order of a depth-first walk with
-/// every directory's children sorted by name. Returns them with the count of files the filter
-/// left out. Fails when the folder holds more than `max-entries` files, then on the first
-/// directory (in that order) that cannot be listed.
-fn walk_folder(root: &Path, limits: &Limits, walk: FolderWalk) -> Result<(Vec<HostFile>, u64)> {
-    let mut listed: std::collections::HashMap<String, Result<Vec<Child>>> =
-        std::collections::HashMap::new();
+/// every directory's children sorted by name (a directory's files before and after a
+/// subdirectory are two [`TreeDir`]s). Returns them with the count of files the filter left
+/// out. Fails when the folder holds more than `max-entries` files, then on the first directory
+/// (in that order) that cannot be listed.
+fn walk_folder(root: &Path, limits: &Limits, walk: FolderWalk) -> Result<(Vec<TreeDir>, u64)> {
+    let mut listed: HashMap<String, Result<Children>> = HashMap::new();
     let mut level = vec![String::new()];
     let seen = AtomicU64::new(0);
     while !level.is_empty() {
@@ -270,8 +314,8 @@ fn walk_folder(root: &Path, limits: &Limits, walk: FolderWalk) -> Result<(Vec<Ho
             .zip(list_level(root, &level, walk, &seen, limits))
         {
             if let Ok(dir) = &result {
-                for child in dir {
-                    if let Child::Dir(name) = child {
+                for (name, child) in dir.iter() {
+                    if child.file.is_none() {
                         next.push(join_rel(rel, name));
                     }
                 }
@@ -284,9 +328,10 @@ fn walk_folder(root: &Path, limits: &Limits, walk: FolderWalk) -> Result<(Vec<Ho
         level = next;
     }
     let mut out = Vec::new();
-    assemble(root, "", &mut listed, &mut out)?;
+    assemble("", &mut listed, &mut out)?;
     // Every file was counted in `seen`, the refused ones too.
-    let skipped = seen.into_inner().saturating_sub(out.len() as u64);
+    let files: usize = out.iter().map(|d| d.files.len()).sum();
+    let skipped = seen.into_inner().saturating_sub(files as u64);
     Ok((out, skipped))
 }
 
@@ -299,38 +344,38 @@ fn too_many(limits: &Limits) -> Error {
 
 /// Appends the files of directory `rel` (and below, depth first) to `out`.
 fn assemble(
-    root: &Path,
     rel: &str,
-    listed: &mut std::collections::HashMap<String, Result<Vec<Child>>>,
-    out: &mut Vec<HostFile>,
+    listed: &mut HashMap<String, Result<Children>>,
+    out: &mut Vec<TreeDir>,
 ) -> Result<()> {
     let Some(result) = listed.remove(rel) else {
         return Ok(());
     };
-    let dir = result?;
-    let shared: Rc<Path> = Rc::from(root.join(rel).as_path());
-    for child in dir {
-        match child {
-            Child::Dir(name) => {
-                assemble(root, &join_rel(rel, &name), listed, out)?;
-            }
-            Child::File {
-                name,
-                modified_millis,
-                size,
-            } => {
-                let path = join_rel(rel, &name);
-                out.push(HostFile {
-                    data: Rc::new(PathFile {
-                        dir: Rc::clone(&shared),
-                        name: name.into(),
-                        size,
-                    }),
-                    path,
-                    modified_millis,
-                });
+    let children = result?;
+    let mut files = TreeDir {
+        path: rel.to_string(),
+        ..TreeDir::default()
+    };
+    for (name, child) in children.iter() {
+        match child.file {
+            Some((size, modified_millis)) => files.push(name, size, modified_millis),
+            None => {
+                if !files.files.is_empty() {
+                    let path = files.path.clone();
+                    out.push(std::mem::replace(
+                        &mut files,
+                        TreeDir {
+                            path,
+                            ..TreeDir::default()
+                        },
+                    ));
+                }
+                assemble(&join_rel(rel, name), listed, out)?;
             }
         }
+    }
+    if !files.files.is_empty() {
+        out.push(files);
     }
     Ok(())
 }
