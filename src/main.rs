@@ -15,9 +15,11 @@ use prv::source::{native, Artifact};
 use prv::timeline::prefetch::ThreadedPrefetch;
 use prv::{analyze, analyze_prefetched, AnalysisOptions, Limits};
 
-/// mimalloc instead of the system allocator: the analysis allocates a million small objects
-/// (decoded manifest entries, names) and frees them at the end; glibc's malloc and free were a
-/// fifth of the CLI's time (BENCHMARKS.md, "Where the time goes").
+/// mimalloc instead of the system allocator: glibc's malloc and free were a fifth of the CLI's
+/// time when every decoded manifest entry was its own objects (BENCHMARKS.md, "Where the time
+/// goes"); with the flat entries it is still 1.18× faster on the deep headline table, the same
+/// on a wide one, for 10–22 MiB more peak memory (BENCHMARKS.md, "The allocator, measured
+/// again").
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
