@@ -494,4 +494,153 @@ pub(crate) mod tests {
         assert!(RoaringBitmap::parse(&[1, 2, 3]).is_err());
         assert!(RoaringBitmap::parse(&[0x3a, 0x30, 0, 0, 0xff, 0xff, 0xff, 0x7f]).is_err());
     }
+
+    /// A container of a portable bitmap with run containers ([`portable`]).
+    enum Part {
+        /// `(start, length - 1)` runs.
+        Runs(Vec<(u16, u16)>),
+        /// Sorted values.
+        Values(Vec<u16>),
+    }
+
+    /// A portable roaring bitmap with run containers (`SERIAL_COOKIE`): a flag bit per
+    /// container, the offsets only from `NO_OFFSET_THRESHOLD` containers on.
+    fn portable(containers: &[(u16, Part)]) -> Vec<u8> {
+        let n = containers.len();
+        let mut out = (SERIAL_COOKIE | ((n as u32 - 1) << 16))
+            .to_le_bytes()
+            .to_vec();
+        let mut flags = vec![0u8; n.div_ceil(8)];
+        for (i, (_, part)) in containers.iter().enumerate() {
+            if matches!(part, Part::Runs(_)) {
+                flags[i / 8] |= 1 << (i % 8);
+            }
+        }
+        out.extend(flags);
+        let mut bodies = Vec::new();
+        for (key, part) in containers {
+            let (card, body): (usize, Vec<u8>) = match part {
+                Part::Runs(runs) => {
+                    let mut b = (runs.len() as u16).to_le_bytes().to_vec();
+                    for (start, len) in runs {
+                        b.extend_from_slice(&start.to_le_bytes());
+                        b.extend_from_slice(&len.to_le_bytes());
+                    }
+                    (runs.iter().map(|&(_, l)| usize::from(l) + 1).sum(), b)
+                }
+                Part::Values(v) => (v.len(), v.iter().flat_map(|x| x.to_le_bytes()).collect()),
+            };
+            out.extend_from_slice(&key.to_le_bytes());
+            out.extend_from_slice(&((card - 1) as u16).to_le_bytes());
+            bodies.push(body);
+        }
+        if n >= NO_OFFSET_THRESHOLD {
+            let mut offset = out.len() + 4 * n;
+            for b in &bodies {
+                out.extend_from_slice(&(offset as u32).to_le_bytes());
+                offset += b.len();
+            }
+        }
+        out.extend(bodies.concat());
+        out
+    }
+
+    /// Each container's run flag is its own bit of the flag bytes: the second container's and
+    /// the ninth's (the second byte's first bit), with the offsets written past three
+    /// containers.
+    #[test]
+    fn each_containers_run_flag_is_its_own_bit() {
+        let is_run = |k: u16| k == 1 || k == 8;
+        let containers: Vec<(u16, Part)> = (0..10u16)
+            .map(|k| {
+                let part = if is_run(k) {
+                    Part::Runs(vec![(100, 9)])
+                } else {
+                    Part::Values(vec![100, 200])
+                };
+                (k, part)
+            })
+            .collect();
+        let bm = RoaringBitmap::parse(&portable(&containers)).unwrap();
+        for k in 0..10u16 {
+            let base = u32::from(k) << 16;
+            assert!(bm.contains(base + 100), "{k}");
+            assert_eq!(bm.contains(base + 109), is_run(k), "{k}");
+            assert!(!bm.contains(base + 110), "{k}");
+            assert_eq!(bm.contains(base + 200), !is_run(k), "{k}");
+        }
+        assert_eq!(bm.cardinality(), 2 * 10 + 8 * 2);
+    }
+
+    /// An array container holds up to 4096 values (`ArrayContainer.DEFAULT_MAX_SIZE`); a
+    /// bitmap container only more.
+    #[test]
+    fn an_array_container_holds_up_to_4096_values() {
+        let values: Vec<u32> = (0..4096).map(|v| v * 2).collect();
+        let bm = RoaringBitmap::parse(&portable_array(&values)).unwrap();
+        assert!(bm.contains(0) && bm.contains(2) && bm.contains(8190));
+        assert!(!bm.contains(1) && !bm.contains(8192));
+        assert_eq!(bm.cardinality(), 4096);
+    }
+
+    /// A 32-bit bitmap may have a container for each of the 65536 high keys, not more.
+    #[test]
+    fn a_bitmap_may_hold_a_container_for_every_high_key() {
+        let values: Vec<u32> = (0..=u32::from(u16::MAX)).map(|k| (k << 16) | 7).collect();
+        let bm = RoaringBitmap::parse(&portable_array(&values)).unwrap();
+        assert!(bm.contains(7) && bm.contains(0xFFFF_0007) && !bm.contains(8));
+        assert_eq!(bm.cardinality(), 65_536);
+        let mut more = SERIAL_COOKIE_NO_RUNCONTAINER.to_le_bytes().to_vec();
+        more.extend_from_slice(&65_537u32.to_le_bytes());
+        let e = RoaringBitmap::parse(&more).unwrap_err().to_string();
+        assert!(
+            e.contains("at most 65536 containers, this one claims 65537"),
+            "{e}"
+        );
+    }
+
+    /// A 64-bit vector's bitmaps take at least 12 bytes each (key, cookie, container count):
+    /// empty ones at that size are read, a count beyond it is refused as such.
+    #[test]
+    fn a_64_bit_bitmap_count_is_bounded_by_twelve_bytes_a_bitmap() {
+        let bitmaps = |count: u64| {
+            let mut bytes = count.to_le_bytes().to_vec();
+            for k in [0u32, 1] {
+                bytes.extend_from_slice(&k.to_le_bytes());
+                bytes.extend(portable_array(&[]));
+            }
+            bytes
+        };
+        let maps = parse_bitmap64(&bitmaps(2)).unwrap();
+        assert_eq!(maps.iter().map(|(k, _)| *k).collect::<Vec<_>>(), [0, 1]);
+        assert!(maps.iter().all(|(_, bm)| bm.cardinality() == 0));
+        let e = parse_bitmap64(&bitmaps(3)).unwrap_err().to_string();
+        assert!(e.contains("of 32 bytes claims 3 bitmaps"), "{e}");
+    }
+
+    /// The 64-bit magic is read in either byte order (Paimon writes it little-endian); any
+    /// other magic is refused, naming it.
+    #[test]
+    fn a_64_bit_magic_is_read_in_either_byte_order_and_another_is_refused() {
+        let values = [3u64, (1 << 32) + 4];
+        let (file, offset, length) = index_file64(&values);
+        let with_magic = |magic: [u8; 4]| {
+            let mut f = file.clone();
+            let body = 5..5 + length as usize;
+            f[5..9].copy_from_slice(&magic);
+            let crc = crc32fast::hash(&f[body.clone()]);
+            f[body.end..body.end + 4].copy_from_slice(&crc.to_be_bytes());
+            read_deletion_vector(&f, offset, length)
+        };
+        for magic in [BITMAP64_MAGIC.to_le_bytes(), BITMAP64_MAGIC.to_be_bytes()] {
+            let dv = with_magic(magic).unwrap();
+            assert!(matches!(dv, DeletionVector::Bitmap64(_)));
+            assert!(values.iter().all(|&v| dv.contains(v)) && !dv.contains(4));
+        }
+        let e = with_magic(12_345i32.to_be_bytes()).unwrap_err().to_string();
+        assert!(
+            e.contains("invalid deletion vector magic number 12345"),
+            "{e}"
+        );
+    }
 }

@@ -363,6 +363,69 @@ mod tests {
         assert_eq!(read_back, want);
     }
 
+    /// A listing index the catalog was not given (no listing set, or past its end) names no
+    /// file: the name is copied, as one found by no listing.
+    #[test]
+    fn a_listed_index_outside_the_listing_is_named_by_a_copy() {
+        let m = manifest_for_test(&[(Add, &[], 0, "a", 0, 1), (Add, &[], 0, "b", 0, 1)]);
+        let mut unlisted = Catalog::new();
+        let rows = unlisted.intern(&m, &[Some(0), None]).unwrap();
+        let mut listed = Catalog::new();
+        let artifact = crate::source::Artifact::of_paths(&["t/bucket-0/a"]);
+        listed.set_listing(&artifact.listing());
+        let past_end = listed.intern(&m, &[Some(1), Some(2)]).unwrap();
+        for (catalog, rows) in [(&unlisted, rows), (&listed, past_end)] {
+            let files = catalog.files();
+            let read: Vec<(&str, Option<u32>)> = rows
+                .iter()
+                .map(|&r| {
+                    let f = files.entry(r).file();
+                    (f.file_name(), f.listed_at())
+                })
+                .collect();
+            assert_eq!(read, [("a", None), ("b", None)]);
+            assert_eq!(catalog.name_id("b", &|_| None), Some(1));
+        }
+    }
+
+    /// Two names whose hashes share their high half (a table of a million names holds about a
+    /// hundred such pairs) are told apart by their text.
+    #[test]
+    fn a_name_sharing_anothers_hash_is_told_apart_by_its_text() {
+        use std::hash::BuildHasher;
+        let mut files = DataFiles::default();
+        let mut index = NameIndex::default();
+        let a = files.push_name("data-a.parquet").unwrap();
+        index.insert(a, &files);
+        assert_eq!(index.find("data-a.parquet", &files), Some(a));
+        // Move "data-a.parquet" to the first slot of "data-b.parquet", under b's high half.
+        let hash = index.hasher.hash_one("data-b.parquet");
+        let mask = index.slots.len() - 1;
+        let held = index.slots.iter_mut().find(|(_, id)| *id != 0).unwrap();
+        let id = std::mem::take(held).1;
+        *index.slots.get_mut(hash as usize & mask).unwrap() = ((hash >> 32) as u32, id);
+        assert_eq!(index.find("data-b.parquet", &files), None);
+    }
+
+    /// The name index keeps at least half its slots free, however many names it holds.
+    #[test]
+    fn the_name_index_stays_at_most_half_full() {
+        let mut files = DataFiles::default();
+        let mut index = NameIndex::default();
+        for n in 0..200 {
+            let id = files.push_name(&format!("data-{n}.parquet")).unwrap();
+            index.insert(id, &files);
+            assert!(
+                index.len * 2 <= index.slots.len(),
+                "{n}: {}",
+                index.slots.len()
+            );
+        }
+        for n in 0..200u32 {
+            assert_eq!(index.find(&format!("data-{n}.parquet"), &files), Some(n));
+        }
+    }
+
     fn catalog_rows(m: &Manifest) -> (DataFiles, Vec<EntryRow>) {
         let mut c = Catalog::new();
         let rows = c.intern(m, &[]).unwrap();

@@ -140,4 +140,20 @@ mod tests {
         assert_eq!(more.len(), 3);
         assert!(!more.is_empty() && Entries::new().is_empty());
     }
+
+    /// Entries are equal only with the same rows in the same order, not merely as many.
+    #[test]
+    fn entries_of_as_many_other_rows_are_not_equal() {
+        let (_, rows) = rows_for_test(&[
+            (FileKind::Add, &[], 0, "a", 0, 1),
+            (FileKind::Add, &[], 0, "b", 0, 1),
+        ]);
+        let ab = Entries::from(rows.clone());
+        let ba = Entries::from(rows.iter().rev().copied().collect::<Vec<_>>());
+        let aa = Entries::from(vec![rows[0], rows[0]]);
+        assert_eq!(ab.len(), ba.len());
+        assert_ne!(ab, ba);
+        assert_ne!(ab, aa);
+        assert_eq!(ab, Entries::from(rows));
+    }
 }
