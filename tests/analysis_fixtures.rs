@@ -309,3 +309,41 @@ fn file_references_answer_who_holds_a_file() {
     assert_eq!(cl, vec![("changelog".to_string(), Some((9, 9)))]);
     assert!(analysis.file_references(&artifact, "nope", "x").is_none());
 }
+
+/// The healthy table with `n` unreferenced data files added to its bucket: the orphan finding's
+/// evidence names at most 20 of them, then "… and N more" for the others, and only when there
+/// are others (`checks::files::orphans`).
+fn orphan_evidence(n: usize) -> Vec<String> {
+    let dir = "java09_a_healthy_pk/db.db/orders/dt=2024-01-02/bucket-0";
+    let mut entries = common::fixture_entries("warehouses/java09_a_healthy_pk.zip", |_, b| Some(b));
+    for i in 0..n {
+        let name = format!("{dir}/data-00000000-0000-0000-0000-{i:012}-0.parquet");
+        entries.push(common::zipwriter::Entry::new(&name, b"PAR1".to_vec()));
+    }
+    let path = std::env::temp_dir().join(format!("prv-orphans-{n}-{}.zip", std::process::id()));
+    std::fs::write(&path, common::zip_bytes(&entries)).unwrap();
+    let r = report(&path);
+    std::fs::remove_file(&path).unwrap();
+    let orphans: Vec<_> = r
+        .all_findings()
+        .filter(|(_, f)| f.code == Code::OrphanFile)
+        .map(|(_, f)| f.evidence.clone())
+        .collect();
+    assert_eq!(orphans.len(), 1, "{orphans:?}");
+    orphans.into_iter().next().unwrap()
+}
+
+#[test]
+fn orphan_evidence_counts_the_files_past_the_twenty_it_names() {
+    let twenty = orphan_evidence(20);
+    let named = |e: &[String]| {
+        e.iter()
+            .filter(|l| l.contains("/bucket-0/data-00000000"))
+            .count()
+    };
+    assert_eq!(named(&twenty), 20, "{twenty:?}");
+    assert!(!twenty.iter().any(|l| l.contains("more")), "{twenty:?}");
+    let more = orphan_evidence(23);
+    assert_eq!(named(&more), 20, "{more:?}");
+    assert!(more.iter().any(|l| l == "… and 3 more"), "{more:?}");
+}
