@@ -347,3 +347,36 @@ fn orphan_evidence_counts_the_files_past_the_twenty_it_names() {
     assert_eq!(named(&more), 20, "{more:?}");
     assert!(more.iter().any(|l| l == "… and 3 more"), "{more:?}");
 }
+
+/// An unreadable delta manifest list whose manifests the next snapshot still names hides no
+/// file: its `unreadable-file` finding says nothing of files it may name, where a count of
+/// such files is said only when there are some (`checks::files::unreadable_references`).
+#[test]
+fn an_unreadable_list_that_hides_no_file_says_nothing_of_uncertain_orphans() {
+    let list = "java09_a_healthy_pk/db.db/orders/manifest/manifest-list-a132835d-1b8a-46e2-8f7f-67965ad7666b-1";
+    let entries = common::fixture_entries("warehouses/java09_a_healthy_pk.zip", |p, b| {
+        Some(if p == list { b"not avro".to_vec() } else { b })
+    });
+    let path = std::env::temp_dir().join(format!("prv-unreadable-list-{}.zip", std::process::id()));
+    std::fs::write(&path, common::zip_bytes(&entries)).unwrap();
+    let r = report(&path);
+    std::fs::remove_file(&path).unwrap();
+    let unreadable: Vec<_> = r
+        .all_findings()
+        .filter(|(_, f)| {
+            f.code == Code::UnreadableFile
+                && f.files
+                    .iter()
+                    .any(|x| x.contains("a132835d-1b8a-46e2-8f7f-67965ad7666b-1"))
+        })
+        .map(|(_, f)| f.evidence.clone())
+        .collect();
+    assert_eq!(unreadable.len(), 1, "{unreadable:?}");
+    assert!(!r.all_findings().any(|(_, f)| f.code == Code::OrphanFile));
+    assert!(
+        !unreadable[0]
+            .iter()
+            .any(|l| l.contains("may be named by this one")),
+        "{unreadable:?}"
+    );
+}
