@@ -59,10 +59,7 @@ fn handed_over(tree: &Input, root: &Path) -> Input {
     let mut files = Vec::new();
     for dir in dirs {
         for (file, facts) in dir.iter() {
-            let path = match dir.path.as_str() {
-                "" => file.to_string(),
-                d => format!("{d}/{file}"),
-            };
+            let path = dir.file_path(file);
             let bytes = std::fs::read(root.join(&path)).unwrap();
             assert_eq!(bytes.len() as u64, facts.size, "{path}");
             files.push(HostFile {

@@ -426,13 +426,8 @@ fn folder_listing(input: &Input) -> (Vec<(String, Option<i64>, u64)>, u64) {
     let files = dirs
         .iter()
         .flat_map(|d| {
-            d.iter().map(|(name, f)| {
-                let path = match d.path.as_str() {
-                    "" => name.to_string(),
-                    dir => format!("{dir}/{name}"),
-                };
-                (path, f.modified_millis, f.size)
-            })
+            d.iter()
+                .map(|(name, f)| (d.file_path(name), f.modified_millis, f.size))
         })
         .collect();
     (files, *skipped)

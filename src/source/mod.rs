@@ -190,6 +190,15 @@ impl TreeDir {
         })
     }
 
+    /// The path (relative to the folder) of the file `name` of this directory.
+    pub fn file_path(&self, name: &str) -> String {
+        if self.path.is_empty() {
+            name.to_string()
+        } else {
+            format!("{}/{name}", self.path)
+        }
+    }
+
     /// Adds a file named `name`.
     pub fn push(&mut self, name: &str, size: u64, modified_millis: Option<i64>) {
         self.names.push_str(name);
@@ -898,20 +907,32 @@ impl Builder {
                 Err(e) => self.problem(e.in_file(path.clone())),
             }
         }
+        self.list_host_file(&path, size, modified_millis, (HOST, location_index(index)));
+        Ok(())
+    }
+
+    /// Lists a file the host handed over or walked at `path` (with its input's prefix), its
+    /// bytes at `(container, index)` ([`HOST`] or [`TREE`]).
+    fn list_host_file(
+        &mut self,
+        path: &str,
+        size: u64,
+        modified_millis: Option<i64>,
+        (container, index): (u32, u32),
+    ) {
         let facts = FileFacts {
             size,
             stored_size: size,
             crc32: None,
             modified: modified_millis.map(FileTime::Utc),
-            container: HOST,
-            index: location_index(index),
+            container,
+            index,
         };
-        let (dir, name) = split_parent(&path);
+        let (dir, name) = split_parent(path);
         let dir = self.listing.dir("", dir);
         if let Err(e) = self.listing.push(dir, name, facts) {
             self.problem(e.in_file(path));
         }
-        Ok(())
     }
 
     /// Adds a walked folder's files: each is listed with the tree's index and opened by its
@@ -934,8 +955,6 @@ impl Builder {
         });
         let mut path = String::from(prefix);
         for dir in &dirs {
-            // The listing's directory, the same for every file of `dir`: found at its first.
-            let mut dir_id = None;
             for (name, file) in dir.iter() {
                 self.count_entry()?;
                 path.truncate(prefix.len());
@@ -954,19 +973,7 @@ impl Builder {
                 if !(self.keep)(&path) {
                     continue;
                 }
-                let facts = FileFacts {
-                    size: file.size,
-                    stored_size: file.size,
-                    crc32: None,
-                    modified: file.modified_millis.map(FileTime::Utc),
-                    container: TREE,
-                    index,
-                };
-                let (parent, _) = split_parent(&path);
-                let id = *dir_id.get_or_insert_with(|| self.listing.dir("", parent));
-                if let Err(e) = self.listing.push(id, name, facts) {
-                    self.problem(e.in_file(path.clone()));
-                }
+                self.list_host_file(&path, file.size, file.modified_millis, (TREE, index));
             }
         }
         Ok(())

@@ -12,7 +12,7 @@ use std::time::UNIX_EPOCH;
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 
-use super::{HostTree, Input, RandomAccess, TreeDir};
+use super::{HostTree, Input, RandomAccess, TreeDir, TreeFile};
 
 /// A file on disk, read with positioned reads (`pread`); it is never read whole.
 pub struct NativeFile {
@@ -154,39 +154,28 @@ pub fn open_input_with(path: &Path, limits: &Limits, walk: FolderWalk) -> Result
     })
 }
 
-/// A directory's children, as [`list_dir`] reads them: sorted by name, their names one after
-/// the other in `names`; the files the walk's filter refused are neither `stat`ed nor listed,
-/// only counted.
+/// A directory's children, as [`list_dir`] reads them, sorted by name: files and
+/// subdirectories in one [`TreeDir`] (a subdirectory with size 0 and no time), told apart by
+/// `is_dir`. The files the walk's filter refused are neither `stat`ed nor listed, only counted.
 #[derive(Default)]
 struct Children {
-    names: String,
-    children: Vec<Child>,
-}
-
-/// A child of a directory: where its name ends in [`Children::names`], and for a file its size
-/// and time.
-struct Child {
-    name_end: usize,
-    file: Option<(u64, Option<i64>)>,
+    entries: TreeDir,
+    is_dir: Vec<bool>,
 }
 
 impl Children {
     fn push(&mut self, name: &str, file: Option<(u64, Option<i64>)>) {
-        self.names.push_str(name);
-        self.children.push(Child {
-            name_end: self.names.len(),
-            file,
-        });
+        let (size, modified_millis) = file.unwrap_or((0, None));
+        self.entries.push(name, size, modified_millis);
+        self.is_dir.push(file.is_none());
     }
 
-    /// The children with their names, in order.
-    fn iter(&self) -> impl Iterator<Item = (&str, &Child)> {
-        let mut start = 0;
-        self.children.iter().map(move |c| {
-            let name = self.names.get(start..c.name_end).unwrap_or("");
-            start = c.name_end;
-            (name, c)
-        })
+    /// The children with their names, in order: `(name, the file or None for a directory)`.
+    fn iter(&self) -> impl Iterator<Item = (&str, Option<&TreeFile>)> {
+        self.entries
+            .iter()
+            .zip(&self.is_dir)
+            .map(|((name, f), &is_dir)| (name, (!is_dir).then_some(f)))
     }
 }
 
@@ -314,8 +303,8 @@ fn walk_folder(root: &Path, limits: &Limits, walk: FolderWalk) -> Result<(Vec<Tr
             .zip(list_level(root, &level, walk, &seen, limits))
         {
             if let Ok(dir) = &result {
-                for (name, child) in dir.iter() {
-                    if child.file.is_none() {
+                for (name, file) in dir.iter() {
+                    if file.is_none() {
                         next.push(join_rel(rel, name));
                     }
                 }
@@ -356,9 +345,9 @@ fn assemble(
         path: rel.to_string(),
         ..TreeDir::default()
     };
-    for (name, child) in children.iter() {
-        match child.file {
-            Some((size, modified_millis)) => files.push(name, size, modified_millis),
+    for (name, file) in children.iter() {
+        match file {
+            Some(f) => files.push(name, f.size, f.modified_millis),
             None => {
                 if !files.files.is_empty() {
                     let path = files.path.clone();
