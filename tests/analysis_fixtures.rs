@@ -320,10 +320,7 @@ fn orphan_evidence(n: usize) -> Vec<String> {
         let name = format!("{dir}/data-00000000-0000-0000-0000-{i:012}-0.parquet");
         entries.push(common::zipwriter::Entry::new(&name, b"PAR1".to_vec()));
     }
-    let path = std::env::temp_dir().join(format!("prv-orphans-{n}-{}.zip", std::process::id()));
-    std::fs::write(&path, common::zip_bytes(&entries)).unwrap();
-    let r = report(&path);
-    std::fs::remove_file(&path).unwrap();
+    let r = common::analyse(&common::zip_artifact("orphans.zip", &entries));
     let orphans: Vec<_> = r
         .all_findings()
         .filter(|(_, f)| f.code == Code::OrphanFile)
@@ -357,10 +354,7 @@ fn an_unreadable_list_that_hides_no_file_says_nothing_of_uncertain_orphans() {
     let entries = common::fixture_entries("warehouses/java09_a_healthy_pk.zip", |p, b| {
         Some(if p == list { b"not avro".to_vec() } else { b })
     });
-    let path = std::env::temp_dir().join(format!("prv-unreadable-list-{}.zip", std::process::id()));
-    std::fs::write(&path, common::zip_bytes(&entries)).unwrap();
-    let r = report(&path);
-    std::fs::remove_file(&path).unwrap();
+    let r = common::analyse(&common::zip_artifact("unreadable-list.zip", &entries));
     let unreadable: Vec<_> = r
         .all_findings()
         .filter(|(_, f)| {

@@ -17,10 +17,10 @@ mod common;
 use std::rc::Rc;
 
 use common::zipwriter::Entry;
-use common::{fixture, open, zip_bytes};
+use common::{analyse, fixture, open, zip_bytes};
 use prv::findings::{Code, Finding, Report, Severity, SparkCheckpointVerdict};
 use prv::source::{Artifact, FileTime, Input};
-use prv::{analyze, AnalysisOptions, Limits};
+use prv::Limits;
 
 /// Replaces (`Some`) or drops (`None`) an entry's bytes.
 type Edit<'a> = dyn Fn(&str, Vec<u8>) -> Option<Vec<u8>> + 'a;
@@ -48,10 +48,6 @@ fn rebuild(rel: &str, limits: &Limits, edit: &Edit<'_>) -> Artifact {
         limits,
     )
     .unwrap()
-}
-
-fn analyse(a: &Artifact) -> Report {
-    analyze(a, &AnalysisOptions::default(), &mut |_| {})
 }
 
 fn find(r: &Report, code: Code) -> Vec<&Finding> {

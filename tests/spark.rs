@@ -21,7 +21,7 @@ mod common;
 use std::collections::BTreeSet;
 
 use common::zipwriter::Entry;
-use common::{fixture, report, run_cli, zip_artifact};
+use common::{analyse, fixture, report, run_cli, zip_artifact};
 use prv::findings::{
     Code, Report, Severity, SparkCheckpointVerdict, SparkPairingKind, TableReport,
 };
@@ -389,10 +389,6 @@ fn artifact_of(entries: Vec<(String, Vec<u8>)>) -> Artifact {
         .map(|(p, b)| Entry::new(&p, b))
         .collect();
     zip_artifact("combined.zip", &zip_entries)
-}
-
-fn analyse(a: &Artifact) -> Report {
-    analyze(a, &AnalysisOptions::default(), &mut |_| {})
 }
 
 /// WRITTEN BY HAND in the JVM connector's form (paimon-format.md §7.1: Jackson's compact JSON, a

@@ -347,20 +347,30 @@ mod tests {
         let found: Vec<Option<u32>> = m.entries().map(|e| find(e.file().file_name())).collect();
         let rows = catalog.intern(&m, &found).unwrap();
         let files = catalog.files();
-        let read: Vec<(&str, Option<u32>)> = rows
-            .iter()
-            .map(|&r| {
-                let f = files.entry(r).file();
-                (f.file_name(), f.listed_at())
-            })
-            .collect();
-        assert_eq!(read, [("b", Some(1)), ("missing", None), ("b", Some(1))]);
+        assert_eq!(
+            names_and_listing(&catalog, &rows),
+            [("b", Some(1)), ("missing", None), ("b", Some(1))]
+        );
         assert_eq!(catalog.name_id("b", &find), Some(0));
         // Equal to the same entries with copied names.
         let copied = catalog_rows(&m);
         let read_back: Vec<_> = rows.iter().map(|&r| files.entry(r)).collect();
         let want: Vec<_> = copied.1.iter().map(|&r| copied.0.entry(r)).collect();
         assert_eq!(read_back, want);
+    }
+
+    /// Each row's file name and its place in the listing, if it has one.
+    fn names_and_listing<'c>(
+        catalog: &'c Catalog,
+        rows: &[EntryRow],
+    ) -> Vec<(&'c str, Option<u32>)> {
+        let files = catalog.files();
+        rows.iter()
+            .map(|&r| {
+                let f = files.entry(r).file();
+                (f.file_name(), f.listed_at())
+            })
+            .collect()
     }
 
     /// A listing index the catalog was not given (no listing set, or past its end) names no
@@ -375,15 +385,10 @@ mod tests {
         listed.set_listing(&artifact.listing());
         let past_end = listed.intern(&m, &[Some(1), Some(2)]).unwrap();
         for (catalog, rows) in [(&unlisted, rows), (&listed, past_end)] {
-            let files = catalog.files();
-            let read: Vec<(&str, Option<u32>)> = rows
-                .iter()
-                .map(|&r| {
-                    let f = files.entry(r).file();
-                    (f.file_name(), f.listed_at())
-                })
-                .collect();
-            assert_eq!(read, [("a", None), ("b", None)]);
+            assert_eq!(
+                names_and_listing(catalog, &rows),
+                [("a", None), ("b", None)]
+            );
             assert_eq!(catalog.name_id("b", &|_| None), Some(1));
         }
     }

@@ -93,8 +93,12 @@ pub fn run_cli(args: &[&str]) -> (i32, String, String) {
 
 /// Analyses a path with the default options (clock = capture time).
 pub fn report(path: &Path) -> Report {
-    let artifact = open(path);
-    analyze(&artifact, &AnalysisOptions::default(), &mut |_| {})
+    analyse(&open(path))
+}
+
+/// Analyses an artifact with the default options (clock = capture time).
+pub fn analyse(artifact: &Artifact) -> Report {
+    analyze(artifact, &AnalysisOptions::default(), &mut |_| {})
 }
 
 /// All fixture zips: the shared warehouses, the Ray reproductions, the Spark scenarios and the
