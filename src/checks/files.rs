@@ -436,3 +436,293 @@ pub fn orphans(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Error;
+    use crate::findings::ClockSource;
+    use crate::paimon::manifest::FileKind;
+    use crate::source::FileTime;
+    use crate::timeline::files::{GhostCommit, Orphan};
+    use crate::timeline::testkit::{timeline, timelines_with_files};
+
+    const EXTERNAL: &str = "file:///ci/external";
+
+    /// A root whose external data path `EXTERNAL` the artifact does not hold; one file of the
+    /// table was written under it.
+    fn external_root() -> RootFiles {
+        let mut root = RootFiles {
+            has_manifest_dir: true,
+            has_data_dirs: true,
+            ..RootFiles::default()
+        };
+        root.external_outside.insert(
+            EXTERNAL.to_string(),
+            [format!("{EXTERNAL}/bucket-0/data-1.parquet")].into(),
+        );
+        root
+    }
+
+    /// The root's external files are outside the artifact even when none of them is live any
+    /// more: said on the main branch (with `0 of them live`), and only there, since the root
+    /// and its external files are shared by every branch of the table.
+    #[test]
+    fn external_files_outside_the_artifact_are_said_once_on_main_even_when_none_is_live() {
+        let schema = r#"{"version": 3, "id": 0, "fields": [{"id": 0, "name": "k", "type": "INT NOT NULL"}], "partitionKeys": [], "primaryKeys": ["k"], "options": {}}"#;
+        let snapshot = r#"{"version": 3, "id": 1, "schemaId": 0, "baseManifestList": "b-1", "deltaManifestList": "d-1", "commitUser": "w", "commitIdentifier": 1, "commitKind": "APPEND", "timeMillis": 1000, "deltaRecordCount": 1}"#;
+        let timelines = timelines_with_files(
+            &[("data-file.external-paths", EXTERNAL)],
+            &[(1, "APPEND", "w", 1, 1000)],
+            &[],
+            &[
+                ("branch/branch-b/schema/schema-0", schema),
+                ("branch/branch-b/snapshot/snapshot-1", snapshot),
+            ],
+        );
+        assert_eq!(timelines.len(), 2, "main and branch b");
+        let root = external_root();
+        let main = external_outside(&timelines[0], &root, None).expect("said on main");
+        assert_eq!(
+            (main.code, main.severity),
+            (Code::ArtifactIncomplete, Severity::Warning)
+        );
+        assert_eq!(
+            main.message,
+            "1 file of this table is under the external data path file:///ci/external, outside the artifact: whether it exist and what it hold cannot be checked (0 of them live in the latest snapshot)."
+        );
+        assert_eq!(
+            main.evidence,
+            ["data-file.external-paths = file:///ci/external"]
+        );
+        assert!(external_outside(&timelines[1], &root, None).is_none());
+        assert!(external_outside(&timelines[0], &RootFiles::default(), None).is_none());
+    }
+
+    fn clock() -> Clock {
+        Clock {
+            now_millis: 10_000,
+            source: ClockSource::Given,
+            zip_time_offset_minutes: None,
+        }
+    }
+
+    /// The orphan findings of `root` beside one snapshot written at 10 s, as (message, files).
+    fn orphan_findings(root: &RootFiles) -> Vec<(String, Vec<String>)> {
+        let t = timeline(&[], &[(1, "APPEND", "w", 1, 10_000)], &[]);
+        orphans(
+            &[&t],
+            root,
+            &HashSet::new(),
+            &super::super::Unknowable::default(),
+            &clock(),
+        )
+        .into_iter()
+        .map(|f| {
+            assert_eq!(f.code, Code::OrphanFile);
+            (f.message, f.files)
+        })
+        .collect()
+    }
+
+    /// The files of the finding whose message contains `cause`.
+    fn files_said<'a>(found: &'a [(String, Vec<String>)], cause: &str) -> Vec<&'a str> {
+        found
+            .iter()
+            .filter(|(m, _)| m.contains(cause))
+            .flat_map(|(_, files)| files.iter().map(String::as_str))
+            .collect()
+    }
+
+    const ROLLED_BACK: &str = "left by a rollback";
+    const NO_TIME: &str = "no modification time";
+
+    /// One unpublished commit that adds a file nothing references shows no publication: its
+    /// files are left to the age-based causes (here no time, so unknown), not to a rollback.
+    #[test]
+    fn a_lone_ghost_commit_is_not_a_rollback() {
+        let root = RootFiles {
+            orphans: vec![
+                Orphan::for_test("bucket-0/data-new.parquet", OrphanKind::Data),
+                Orphan::for_test("manifest/list-1", OrphanKind::ManifestList),
+            ],
+            ..RootFiles::default()
+        }
+        .with_ghosts_for_test(vec![GhostCommit::for_test(
+            "list-1",
+            "m-1",
+            &[(FileKind::Add, "data-new.parquet")],
+        )]);
+        let found = orphan_findings(&root);
+        assert!(files_said(&found, ROLLED_BACK).is_empty(), "{found:#?}");
+        assert_eq!(
+            files_said(&found, NO_TIME),
+            ["bucket-0/data-new.parquet", "manifest/list-1"]
+        );
+    }
+
+    /// Two unpublished commits, the second's list holding the file the first added, were both
+    /// published and rolled back: their lists and new files are said so, and an orphan data
+    /// file neither of them names keeps its age-based cause.
+    #[test]
+    fn a_rollback_claims_only_the_files_its_commits_name() {
+        let root = RootFiles {
+            orphans: vec![
+                Orphan::for_test("bucket-0/data-a.parquet", OrphanKind::Data),
+                Orphan::for_test("bucket-0/data-b.parquet", OrphanKind::Data),
+                Orphan::for_test("bucket-0/data-z.parquet", OrphanKind::Data),
+                Orphan::for_test("manifest/list-1", OrphanKind::ManifestList),
+                Orphan::for_test("manifest/list-2", OrphanKind::ManifestList),
+            ],
+            ..RootFiles::default()
+        }
+        .with_ghosts_for_test(vec![
+            GhostCommit::for_test("list-1", "m-1", &[(FileKind::Add, "data-a.parquet")]),
+            GhostCommit::for_test(
+                "list-2",
+                "m-2",
+                &[
+                    (FileKind::Add, "data-a.parquet"),
+                    (FileKind::Add, "data-b.parquet"),
+                ],
+            ),
+        ]);
+        let found = orphan_findings(&root);
+        assert_eq!(
+            files_said(&found, ROLLED_BACK),
+            [
+                "bucket-0/data-a.parquet",
+                "bucket-0/data-b.parquet",
+                "manifest/list-1",
+                "manifest/list-2"
+            ]
+        );
+        assert_eq!(files_said(&found, NO_TIME), ["bucket-0/data-z.parquet"]);
+    }
+
+    /// A root with an orphan of each kind an unreadable metadata file can hide, and a branch
+    /// main whose snapshot 1 needs `kind`, which is missing or unreadable.
+    fn hiding_root(kind: &'static str, unreadable: bool) -> RootFiles {
+        let why = if unreadable {
+            Unusable::Unreadable(Error::format("bad magic"))
+        } else {
+            Unusable::Missing
+        };
+        let branch = BranchFiles {
+            dangling: vec![Dangling {
+                holder: Holder::Snapshot {
+                    branch: crate::warehouse::MAIN_BRANCH.to_string(),
+                    id: 1,
+                },
+                kind,
+                file: "manifest/x".to_string(),
+                why,
+            }],
+            ..BranchFiles::default()
+        };
+        RootFiles {
+            branches: [(crate::warehouse::MAIN_BRANCH.to_string(), branch)].into(),
+            orphans: vec![
+                Orphan::for_test("bucket-0/changelog-1.parquet", OrphanKind::Changelog),
+                Orphan::for_test("bucket-0/data-1.parquet", OrphanKind::Data),
+                Orphan::for_test("manifest/index-manifest-1", OrphanKind::IndexManifest),
+                Orphan::for_test("manifest/manifest-1", OrphanKind::Manifest),
+                Orphan::for_test("manifest/manifest-list-1", OrphanKind::ManifestList),
+            ],
+            ..RootFiles::default()
+        }
+    }
+
+    /// Every orphan file said, in the order of the findings.
+    fn all_said(root: &RootFiles) -> Vec<String> {
+        orphan_findings(root)
+            .into_iter()
+            .flat_map(|(_, files)| files)
+            .collect()
+    }
+
+    /// What an unreadable manifest list or manifest might name is not provably an orphan (it is
+    /// counted in the unreadable-file finding instead): a list names manifests, index manifests
+    /// and through them data and changelog files; a manifest names data and changelog files. A
+    /// missing one hides nothing: the dangling-reference finding names it, and nothing the
+    /// artifact holds references the orphans.
+    #[test]
+    fn an_unreadable_list_or_manifest_hides_only_what_it_could_name() {
+        let everything = [
+            "bucket-0/changelog-1.parquet",
+            "bucket-0/data-1.parquet",
+            "manifest/index-manifest-1",
+            "manifest/manifest-1",
+            "manifest/manifest-list-1",
+        ];
+        let mut said = all_said(&hiding_root("manifest list", false));
+        said.sort();
+        assert_eq!(said, everything, "a missing list hides nothing");
+        assert_eq!(
+            all_said(&hiding_root("manifest list", true)),
+            ["manifest/manifest-list-1"]
+        );
+        let mut said = all_said(&hiding_root("manifest", true));
+        said.sort();
+        assert_eq!(
+            said,
+            [
+                "manifest/index-manifest-1",
+                "manifest/manifest-1",
+                "manifest/manifest-list-1"
+            ]
+        );
+    }
+
+    /// An orphan written exactly 2 s before the newest snapshot is young (zip times have 2 s
+    /// precision) and its evidence says how long before; one written less than 2 s from it
+    /// says "within 2 s".
+    #[test]
+    fn the_age_of_an_orphan_is_told_to_the_two_second_precision_of_zip_times() {
+        let aged = |millis: i64| {
+            let mut o = Orphan::for_test("bucket-0/data-1.parquet", OrphanKind::Data);
+            o.modified = Some(FileTime::Utc(millis));
+            let root = RootFiles {
+                orphans: vec![o],
+                ..RootFiles::default()
+            };
+            let t = timeline(&[], &[(1, "APPEND", "w", 1, 10_000)], &[]);
+            let f = orphans(
+                &[&t],
+                &root,
+                &HashSet::new(),
+                &super::super::Unknowable::default(),
+                &clock(),
+            );
+            assert_eq!(f.len(), 1);
+            (
+                f[0].message.contains("written around or after"),
+                f[0].evidence.join("; "),
+            )
+        };
+        assert_eq!(
+            aged(8_000),
+            (
+                true,
+                "bucket-0/data-1.parquet (10 bytes, written 2 s before the newest snapshot)"
+                    .to_string()
+            )
+        );
+        assert_eq!(
+            aged(8_001),
+            (
+                true,
+                "bucket-0/data-1.parquet (10 bytes, written within 2 s of the newest snapshot)"
+                    .to_string()
+            )
+        );
+        assert_eq!(
+            aged(7_999),
+            (
+                false,
+                "bucket-0/data-1.parquet (10 bytes, written 2 s before the newest snapshot)"
+                    .to_string()
+            )
+        );
+    }
+}

@@ -484,7 +484,6 @@ pub fn half_created_branch(t: &Timeline) -> Option<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::timeline::catalog::TestEntry;
     use crate::timeline::files::{GhostCommit, Orphan, OrphanKind};
     use crate::timeline::testkit::{timeline_with_files, timelines_with_files};
 
@@ -743,39 +742,6 @@ mod tests {
             .starts_with("snapshot/snapshot-4 could not be read: "));
     }
 
-    /// An orphan of the table root, of `kind`, at `relative`.
-    fn orphan(relative: &str, kind: OrphanKind) -> Orphan {
-        Orphan {
-            path: format!("db.db/t/{relative}"),
-            relative: relative.to_string(),
-            kind,
-            size: 10,
-            modified: None,
-        }
-    }
-
-    /// A ghost commit of the list `manifest/<list>` and the manifest `manifest/<manifest>`,
-    /// adding (or deleting) the named files in bucket 0.
-    fn ghost<'a>(
-        list: &str,
-        manifest: &str,
-        entries: &[(FileKind, &'a str)],
-    ) -> (GhostCommit, Vec<TestEntry<'a>>) {
-        let g = GhostCommit {
-            committer: "c".into(),
-            lists: vec![format!("manifest/{list}")],
-            entries: Default::default(),
-            manifests: vec![format!("manifest/{manifest}")],
-            sibling_snapshots: Vec::new(),
-            modified: None,
-        };
-        let entries = entries
-            .iter()
-            .map(|&(kind, name)| (kind, &[][..], 0, name, 0, 5))
-            .collect();
-        (g, entries)
-    }
-
     #[test]
     fn a_temp_snapshot_explains_the_orphans_its_own_manifest_lists_add() {
         // The temp file's snapshot 2 names the lists b-2 and d-2; the ghost commit of d-2 adds
@@ -792,17 +758,17 @@ mod tests {
         );
         let root = RootFiles {
             orphans: vec![
-                orphan("bucket-0/data-b.parquet", OrphanKind::Data),
-                orphan("bucket-0/data-old.parquet", OrphanKind::Data),
-                orphan("bucket-0/data-a.parquet", OrphanKind::Data),
-                orphan("manifest/d-2", OrphanKind::ManifestList),
-                orphan("manifest/m-2", OrphanKind::Manifest),
+                Orphan::for_test("bucket-0/data-b.parquet", OrphanKind::Data),
+                Orphan::for_test("bucket-0/data-old.parquet", OrphanKind::Data),
+                Orphan::for_test("bucket-0/data-a.parquet", OrphanKind::Data),
+                Orphan::for_test("manifest/d-2", OrphanKind::ManifestList),
+                Orphan::for_test("manifest/m-2", OrphanKind::Manifest),
             ],
             ..RootFiles::default()
         }
         .with_ghosts_for_test(vec![
-            ghost("d-9", "m-9", &[(FileKind::Add, "data-b.parquet")]),
-            ghost(
+            GhostCommit::for_test("d-9", "m-9", &[(FileKind::Add, "data-b.parquet")]),
+            GhostCommit::for_test(
                 "d-2",
                 "m-2",
                 &[

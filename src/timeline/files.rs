@@ -1381,6 +1381,46 @@ impl BucketFiles {
 }
 
 #[cfg(test)]
+impl Orphan {
+    /// An orphan of the table `db.db/t`, of `kind`, at `relative`, 10 bytes, no time.
+    pub(crate) fn for_test(relative: &str, kind: OrphanKind) -> Self {
+        Orphan {
+            path: format!("db.db/t/{relative}"),
+            relative: relative.to_string(),
+            kind,
+            size: 10,
+            modified: None,
+        }
+    }
+}
+
+#[cfg(test)]
+impl GhostCommit {
+    /// A ghost commit of the list `manifest/<list>` and the manifest `manifest/<manifest>`,
+    /// adding (or deleting) the named files in bucket 0: what
+    /// [`RootFiles::with_ghosts_for_test`] takes.
+    pub(crate) fn for_test<'a>(
+        list: &str,
+        manifest: &str,
+        entries: &[(crate::paimon::manifest::FileKind, &'a str)],
+    ) -> (Self, Vec<super::catalog::TestEntry<'a>>) {
+        let g = GhostCommit {
+            committer: "c".into(),
+            lists: vec![format!("manifest/{list}")],
+            entries: Default::default(),
+            manifests: vec![format!("manifest/{manifest}")],
+            sibling_snapshots: Vec::new(),
+            modified: None,
+        };
+        let entries = entries
+            .iter()
+            .map(|&(kind, name)| (kind, &[][..], 0, name, 0, 5))
+            .collect();
+        (g, entries)
+    }
+}
+
+#[cfg(test)]
 impl RootFiles {
     /// These files with `ghosts`, their entries given as rows over the root's files (which
     /// this sets), for the unit tests of what reads ghost commits.
