@@ -186,7 +186,7 @@ fn an_unreadable_live_or_later_file_is_unknown_not_absent_or_nothing() {
             .split("Rows: ")
             .find(|s| s.contains("unknown: "))
             .unwrap_or_else(|| panic!("no unknown cell: {md}"));
-        assert!(section.contains("with values unknown"), "{section}");
+        assert!(section.contains("not known in full"), "{section}");
         let cell = format!("unknown: {damaged} could not be read");
         assert!(section.contains(&cell), "{section}");
         if batch_unknown {

@@ -14,7 +14,6 @@ mod common;
 /// Replaces (`Some`) or drops (`None`) an entry's bytes.
 type Edit = dyn Fn(&str, Vec<u8>) -> Option<Vec<u8>>;
 
-use common::zipwriter::Entry;
 use common::{fixture, open, report, zip_artifact};
 use prv::findings::{Code, Finding, Report};
 use prv::source::Artifact;
@@ -143,15 +142,7 @@ fn rows_on_demand_match_the_report() {
 }
 
 fn rebuild(name: &str, edit: &Edit) -> Artifact {
-    let original = open(&fixture(name));
-    let mut entries = Vec::new();
-    for f in original.files() {
-        let bytes = original.read(&f.path(), u64::MAX).unwrap();
-        if let Some(b) = edit(&f.path(), bytes) {
-            entries.push(Entry::new(&f.path(), b));
-        }
-    }
-    zip_artifact("edited.zip", &entries)
+    zip_artifact("edited.zip", &common::fixture_entries(name, edit))
 }
 
 /// A damaged changelog file is a note in `rows`; the file-level finding stands.
@@ -213,13 +204,105 @@ fn a_missing_live_file_makes_the_batch_view_approximate() {
     assert_eq!(
         k6["batchUnknownBecause"][0],
         json!({"file": "bucket-0/data-9441da9f-6963-462e-8282-2d2d7d05755a-1.parquet",
-               "problem": "not in the artifact"})
+               "problem": "not in the artifact", "reason": "missing"})
     );
     for (k, v) in keys.iter().zip(["r4", "r5"]) {
         assert_eq!(k["batchState"], "known", "{k:#}");
         assert_eq!(k["batch"]["v"], v, "{k:#}");
     }
     assert_eq!(rows["unknownKeys"], 1);
+}
+
+const LONG_RUN: &str = "warehouses/java09_lost_then_long_run.zip";
+
+/// Key 2's evidence in the long run after a loss (`java09_lost_then_long_run`: keys 2-4 lost
+/// their changelog at snapshot 5, then 69 COMPACTs, snapshots 7, 9, …, 143, each delivered
+/// changelog for them in bucket-0), and the section's notes.
+fn long_run_key_2(artifact: &Artifact) -> (Value, Vec<String>) {
+    let r = analyze(artifact, &AnalysisOptions::default(), &mut |_| {});
+    let rows = lost(&r).rows.clone().unwrap();
+    let notes = rows["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap().to_string())
+        .collect();
+    let k = rows["keys"][0].clone();
+    assert_eq!(k["key"], json!({"id": 2}));
+    (k, notes)
+}
+
+/// A job that ran long after the loss: the first 64 later changelog files are read, the note
+/// says up to which snapshot, and the 5 others are named as not read (past the cap, on
+/// purpose), not as unreadable. The key shows its first 8 delivered records and counts the
+/// other 120 (64 snapshots × `-U`/`+U`); its batch value is known.
+#[test]
+fn a_long_run_after_the_loss_reads_the_first_later_changelog_and_names_the_rest() {
+    let (k, notes) = long_run_key_2(&open(&fixture(LONG_RUN)));
+    assert_eq!(
+        notes,
+        ["69 later changelog files in these buckets: only the first 64 (up to snapshot 133) were read"]
+    );
+    let delivered = k["delivered"].as_array().unwrap();
+    assert_eq!(delivered.len(), 8);
+    assert_eq!(
+        delivered[..2],
+        [
+            json!({"snapshot": 7, "kind": "-U", "row": {"id": 2, "v": "r2"}}),
+            json!({"snapshot": 7, "kind": "+U", "row": {"id": 2, "v": "r4"}})
+        ]
+    );
+    assert_eq!(k["deliveredOmitted"], 120);
+    assert_eq!(k["deliveredState"], "unknown");
+    let because = k["deliveredUnknownBecause"].as_array().unwrap();
+    assert_eq!(because.len(), 5, "four named, then the count: {because:#?}");
+    assert_eq!(because[0]["snapshot"], 135);
+    assert_eq!(because[0]["reason"], "capped");
+    assert_eq!(
+        because[0]["problem"],
+        "not read: more than 64 later changelog files"
+    );
+    assert_eq!(because[4], json!({"more": 1}));
+    assert_eq!(
+        (k["batchState"].as_str(), &k["batch"]),
+        (Some("known"), &json!({"id": 2, "v": "r72"}))
+    );
+    let md = prv::report::markdown::render(&analyze(
+        &open(&fixture(LONG_RUN)),
+        &AnalysisOptions::default(),
+        &mut |_| {},
+    ));
+    assert!(md.contains("was not read (+4 more)"), "{md}");
+    assert!(!md.contains("could not be read"), "{md}");
+}
+
+/// A later changelog file missing from the artifact (an upload that lost it: a hand edit of
+/// the real warehouse) makes its bucket's delivered changelog unknown, says the file is not in
+/// the artifact, and names it first.
+#[test]
+fn a_later_changelog_file_missing_from_the_artifact_makes_delivered_unknown() {
+    // snapshot 7's changelog file (its changelog manifest list's one entry, read with fastavro),
+    // which delivered key 2's first records
+    const SEVEN: &str = "bucket-0/changelog-6a1ff326-f5ad-4d7c-bcd5-6e7e90dab3ed-1.parquet";
+    let a = rebuild(LONG_RUN, &|path, bytes| {
+        (!path.ends_with(SEVEN)).then_some(bytes)
+    });
+    let (k, notes) = long_run_key_2(&a);
+    assert_eq!(
+        notes[0],
+        "changelog file changelog-6a1ff326-f5ad-4d7c-bcd5-6e7e90dab3ed-1.parquet of snapshot 7 is not in the artifact"
+    );
+    assert_eq!(
+        k["deliveredUnknownBecause"][0],
+        json!({"snapshot": 7, "file": SEVEN, "problem": "not in the artifact", "reason": "missing"})
+    );
+    // what the files read delivered is still shown, from snapshot 9 on
+    assert_eq!(k["delivered"][0]["snapshot"], 9);
+    let md = prv::report::markdown::render(&analyze(&a, &AnalysisOptions::default(), &mut |_| {}));
+    assert!(
+        md.contains("unknown: changelog-6a1ff326-f5ad-4d7c-bcd5-6e7e90dab3ed-1.parquet is not in the artifact (+"),
+        "{md}"
+    );
 }
 
 /// The Markdown shows the per-key table in a `<details>`, the text report one line per key.

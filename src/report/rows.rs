@@ -139,19 +139,51 @@ pub fn lost_key_cells(entry: &J) -> LostKeyCells {
     }
 }
 
-/// `unknown: bucket-0/data-….orc could not be read (+2 more)` from a `…UnknownBecause` list
-/// (the problems are in the section's notes and the JSON).
+/// What happened to a file a value rests on, said after its name, from a `…UnknownBecause`
+/// item's `reason` (`rows::NotRead`; a report without one: "could not be read").
+fn not_read(item: &J) -> &'static str {
+    match item.get("reason").and_then(J::as_str) {
+        Some("missing") => "is not in the artifact",
+        Some("capped") => "was not read",
+        _ => "could not be read",
+    }
+}
+
+/// One `…UnknownBecause` item in words, its problem after what happened to the file:
+/// `bucket-0/data-1.orc could not be read (expected …)`, `bucket-0/changelog-9.parquet was not
+/// read (more than 64 later changelog files)`, `bucket-1/data-2.parquet is not in the artifact`.
+pub fn reason_text(item: &J) -> String {
+    let file = item.get("file").and_then(J::as_str).unwrap_or("a file");
+    let problem = item.get("problem").and_then(J::as_str).unwrap_or("");
+    // what `not_read` already says is not said twice
+    let rest = problem
+        .strip_prefix("not in the artifact")
+        .or_else(|| problem.strip_prefix("not read:"))
+        .unwrap_or(problem)
+        .trim();
+    let rest = rest
+        .strip_prefix('(')
+        .and_then(|r| r.strip_suffix(')'))
+        .unwrap_or(rest);
+    match rest {
+        "" => format!("{file} {}", not_read(item)),
+        _ => format!("{file} {} ({rest})", not_read(item)),
+    }
+}
+
+/// `unknown: data-….orc could not be read (+2 more)` from a `…UnknownBecause` list (the
+/// problems are in the section's notes and the JSON).
 fn unknown(because: Option<&J>) -> String {
     let reasons = because
         .and_then(J::as_array)
         .map(Vec::as_slice)
         .unwrap_or(&[]);
-    let files: Vec<String> = reasons
+    let files: Vec<(String, &'static str)> = reasons
         .iter()
-        .filter_map(|r| r.get("file").and_then(J::as_str))
-        .map(|f| match f.rsplit_once('/') {
-            Some((_, name)) if !name.is_empty() => name.to_string(),
-            _ => f.to_string(),
+        .filter_map(|r| Some((r.get("file").and_then(J::as_str)?, not_read(r))))
+        .map(|(f, what)| match f.rsplit_once('/') {
+            Some((_, name)) if !name.is_empty() => (name.to_string(), what),
+            _ => (f.to_string(), what),
         })
         .collect();
     let more = reasons
@@ -160,8 +192,8 @@ fn unknown(because: Option<&J>) -> String {
         .sum::<u64>()
         + files.len().saturating_sub(1) as u64;
     match files.first() {
-        Some(f) if more > 0 => format!("unknown: {f} could not be read (+{more} more)"),
-        Some(f) => format!("unknown: {f} could not be read"),
+        Some((f, what)) if more > 0 => format!("unknown: {f} {what} (+{more} more)"),
+        Some((f, what)) => format!("unknown: {f} {what}"),
         None => "unknown: the files could not be read".to_string(),
     }
 }
@@ -192,16 +224,17 @@ pub fn lost_summary(rows: &J) -> String {
         .get("batchSnapshot")
         .and_then(J::as_i64)
         .map_or(String::new(), |s| format!(" of snapshot {s}"));
+    // `batchExact` is the whole section's: the batch view, the lost and the later changelog
     let exact = if rows.get("batchExact").and_then(J::as_bool) == Some(false) {
-        ", approximate"
+        " (approximate: see the notes)"
     } else {
         ""
     };
     let columns = format!(
-        "batch value now (batch view{snapshot}{exact}), changelog delivered later, changelog lost"
+        "batch value now (batch view{snapshot}), changelog delivered later, changelog lost{exact}"
     );
     let unknown = if unknown > 0 {
-        format!(" ({unknown} with values unknown: files could not be read)")
+        format!(" ({unknown} not known in full: files they rest on were not read)")
     } else {
         String::new()
     };
@@ -287,6 +320,23 @@ mod tests {
         let c = lost_key_cells(&e);
         assert_eq!(c.batch, "unknown: data-1.orc could not be read (+1 more)");
         assert_eq!(c.delivered, "unknown: changelog-1.orc could not be read");
+        // A file absent from the artifact, or left unread past a cap, is said so, not
+        // "could not be read".
+        let e = json!({"key": {"id": 4}, "batchState": "unknown",
+            "batchUnknownBecause": [{"file": "bucket-0/data-1.orc", "problem": "not in the artifact",
+                                     "reason": "missing"}],
+            "delivered": [], "deliveredState": "unknown",
+            "deliveredUnknownBecause": [
+                {"snapshot": 135, "file": "bucket-0/changelog-129.parquet", "reason": "capped",
+                 "problem": "not read: more than 64 later changelog files"},
+                {"more": 4}],
+            "lost": []});
+        let c = lost_key_cells(&e);
+        assert_eq!(c.batch, "unknown: data-1.orc is not in the artifact");
+        assert_eq!(
+            c.delivered,
+            "unknown: changelog-129.parquet was not read (+4 more)"
+        );
         // A report without the states (older JSON) is not read as absent either.
         let c = lost_key_cells(&json!({"key": {"id": 4}, "delivered": [], "lost": []}));
         assert!(
@@ -303,13 +353,49 @@ mod tests {
         );
         let s = lost_summary(&json!({"keys": [{}, {}], "omitted": 1, "unknownKeys": 2}));
         assert!(
-            s.starts_with("3 keys whose changelog was lost (2 with values unknown"),
+            s.starts_with("3 keys whose changelog was lost (2 not known in full"),
             "{s}"
         );
         assert_eq!(
             ids_summary(&json!({"count": 75, "column": "id", "ranges": [[0, 74], [80, 80]]}))
                 .as_deref(),
             Some("75 id values: 0..74, 80")
+        );
+    }
+
+    /// Each reason in words with its problem, what the reason says not repeated.
+    #[test]
+    fn reasons_in_words() {
+        let said = |item: J| reason_text(&item);
+        assert_eq!(
+            said(
+                json!({"file": "bucket-0/data-1.orc", "problem": "expected the ORC magic",
+                        "reason": "unreadable"})
+            ),
+            "bucket-0/data-1.orc could not be read (expected the ORC magic)"
+        );
+        assert_eq!(
+            said(
+                json!({"file": "bucket-0/changelog-9.parquet", "reason": "capped",
+                        "problem": "not read: more than 64 later changelog files"})
+            ),
+            "bucket-0/changelog-9.parquet was not read (more than 64 later changelog files)"
+        );
+        assert_eq!(
+            said(
+                json!({"file": "bucket-1/data-2.parquet", "problem": "not in the artifact",
+                        "reason": "missing"})
+            ),
+            "bucket-1/data-2.parquet is not in the artifact"
+        );
+        assert_eq!(
+            said(json!({"file": "index/dv-1", "reason": "missing",
+                        "problem": "not in the artifact (rows it deletes are shown)"})),
+            "index/dv-1 is not in the artifact (rows it deletes are shown)"
+        );
+        assert_eq!(
+            said(json!({"file": "bucket-0/data-1.orc", "problem": "p"})),
+            "bucket-0/data-1.orc could not be read (p)"
         );
     }
 }

@@ -25,7 +25,7 @@ use super::dv::{read_deletion_vector, DeletionVector};
 use super::key::{key_columns_problem, key_range};
 use super::merge::{merge_key, Candidate, MergeEngine};
 use super::read::{read_artifact_file_within, FileRows, KeyColumns, ReadSpec};
-use super::{Key, MAX_LIVE_FILES};
+use super::{Key, NotRead, MAX_LIVE_FILES};
 
 /// One table (or branch) whose rows are read.
 #[derive(Clone, Copy)]
@@ -137,6 +137,8 @@ pub struct Unread {
     pub file: String,
     /// Why it could not be read.
     pub problem: String,
+    /// Whether it is absent, failed to read, or was left unread past a cap.
+    pub reason: NotRead,
     /// The keys the file may hold (its manifest entry's min and max key), when known: a key
     /// outside it cannot be in the file.
     pub keys: Option<(Key, Key)>,
@@ -253,6 +255,7 @@ pub fn read_view(
             dir: None,
             file: what,
             problem: "its manifests could not be read".into(),
+            reason: NotRead::Unreadable,
             keys: None,
         });
         return view;
@@ -323,6 +326,7 @@ pub fn read_view(
                 dir: Some(dir.clone()),
                 file: format!("{dir}: live files past the first {MAX_LIVE_FILES}"),
                 problem: format!("not read: more than {MAX_LIVE_FILES} live files"),
+                reason: NotRead::Capped,
                 keys: None,
             });
         }
@@ -350,6 +354,7 @@ pub fn read_view(
                     dir: Some(dir.clone()),
                     file,
                     problem: err.problem(),
+                    reason: NotRead::Unreadable,
                     keys: entry_keys(t, e),
                 });
                 continue;
@@ -396,6 +401,7 @@ fn missing_live(t: &TableRef<'_>, view: &mut View, e: ManifestEntry<'_>) {
         dir: Some(format!("bucket-{}", e.bucket())),
         file,
         problem: "not in the artifact".into(),
+        reason: NotRead::Missing,
         keys: entry_keys(t, e),
     });
 }
@@ -434,6 +440,7 @@ fn deletion_vectors(
                     dir: None,
                     file: format!("manifest/{im}"),
                     problem: format!("{} (deletion vectors not applied)", err.problem()),
+                    reason: NotRead::Unreadable,
                     keys: None,
                 });
             }
@@ -481,6 +488,7 @@ fn deletion_vectors(
                         dir: Some(dir),
                         file: format!("index/{}", entry.file_name),
                         problem: format!("{} (rows it deletes are shown)", err.problem()),
+                        reason: NotRead::Unreadable,
                         keys: None,
                     });
                 }
@@ -497,6 +505,7 @@ fn deletion_vectors(
                         dir: Some(dir),
                         file: format!("index/{}", entry.file_name),
                         problem: "not in the artifact (rows it deletes are shown)".into(),
+                        reason: NotRead::Missing,
                         keys: None,
                     });
                 }
@@ -535,6 +544,7 @@ fn deletion_vectors(
                             r.data_file,
                             err.problem()
                         ),
+                        reason: NotRead::Unreadable,
                         keys: None,
                     });
                 }

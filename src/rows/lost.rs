@@ -17,11 +17,14 @@
 //!
 //! **Known or unknown, never a guess.** A key's batch value is `batchState: "known"` (then
 //! `batch` is the row, or `null` when a batch read returns nothing for the key) or `"unknown"`
-//! (no `batch` at all) with `batchUnknownBecause: [{"file", "problem"}]`: a live file of its
-//! bucket, its deletion vector or the snapshot's file list could not be read, so a row of the
+//! (no `batch` at all) with `batchUnknownBecause: [{"file", "problem", "reason"}]`: a live file
+//! of its bucket, its deletion vector or the snapshot's file list was not read, so a row of the
 //! key may be there. Its delivered changelog is `deliveredState: "known"` or `"unknown"` with
-//! `deliveredUnknownBecause: [{"snapshot", "file", "problem"}]` (`delivered` then lists what the
-//! readable files delivered). A lost changelog file that could not be read makes
+//! `deliveredUnknownBecause: [{"snapshot", "file", "problem", "reason"}]` (`delivered` then
+//! lists what the files read delivered). `reason` says why a file was not read
+//! ([`super::NotRead`]): `missing` from the artifact, `unreadable`, or `capped` (past
+//! [`MAX_DELIVERED_FILES`] later changelog files or `MAX_LIVE_FILES` live files: left unread
+//! on purpose, which a report must not call unreadable). The last item may be `{"more": N}`. A lost changelog file that could not be read makes
 //! `keysComplete` false and is listed in `lostUnreadable`: its keys are not known, and the
 //! reports say so instead of "0 keys". A file whose `_KEY_` columns are not the table's primary
 //! key (name, count, type) is unreadable here (`super::key::key_columns_problem`).
@@ -36,7 +39,7 @@ use crate::warehouse::{join, split_parent};
 use super::live::{read_view, MergedRow, TableRef, View};
 use super::merge::MergeEngine;
 use super::read::{object, open_artifact_file, read_file, DataFile, KeyColumns, ReadSpec};
-use super::{Key, RowKind, MAX_DELIVERED_FILES, MAX_KEYS, MAX_RECORDS_PER_KEY};
+use super::{Key, NotRead, RowKind, MAX_DELIVERED_FILES, MAX_KEYS, MAX_RECORDS_PER_KEY};
 
 #[derive(Default)]
 struct KeyEvidence {
@@ -113,9 +116,23 @@ struct Gathered {
     read_files: Vec<String>,
     /// Lost changelog files that could not be read: their keys are unknown.
     lost_unread: Vec<(String, String)>,
-    /// Later changelog that could not be read: (bucket directory or `bucket-N`, snapshot,
-    /// file, problem); the keys of that bucket have unknown delivered changelog.
-    delivered_unread: Vec<(String, i64, String, String)>,
+    /// Later changelog that was not read: the keys of its bucket have unknown delivered
+    /// changelog.
+    delivered_unread: Vec<DeliveredUnread>,
+}
+
+/// A later changelog file that was not read.
+struct DeliveredUnread {
+    /// Its bucket directory, or `bucket-N` for a file not in the artifact (any partition's).
+    dir: String,
+    /// The snapshot that committed it.
+    snapshot: i64,
+    /// Its path relative to the table root.
+    file: String,
+    /// What went wrong.
+    problem: String,
+    /// Why it was not read.
+    reason: NotRead,
 }
 
 impl Gathered {
@@ -161,9 +178,6 @@ fn shown_keys<'f, 'a>(
     let root = &t.timeline.location.root;
     let distinct: RefCell<HashSet<u64>> = RefCell::new(HashSet::new());
     let top: RefCell<BTreeSet<(String, Key)>> = RefCell::new(BTreeSet::new());
-    // Files kept open between the passes, up to KEEP_OPEN_BYTES in all; the others are opened
-    // again.
-    const KEEP_OPEN_BYTES: u64 = 64 << 20;
     let mut kept_bytes = 0u64;
     let mut readable = Vec::new();
     for &rel in changelog {
@@ -184,10 +198,7 @@ fn shown_keys<'f, 'a>(
         match read_file(&file, &keys_only, &account, &t.budget()).and_then(|rows| t.checked(rows)) {
             Ok(_) => {
                 let size = t.artifact.get(&path).map_or(0, |e| e.size());
-                let keep_open = kept_bytes + size <= KEEP_OPEN_BYTES;
-                if keep_open {
-                    kept_bytes += size;
-                }
+                let keep_open = hold_open(&mut kept_bytes, size);
                 readable.push((rel, keep_open.then_some(file)));
             }
             Err(e) => acc.unread_lost(rel, e.in_file(&path).problem()),
@@ -196,6 +207,19 @@ fn shown_keys<'f, 'a>(
     let top = top.into_inner();
     let omitted = distinct.into_inner().len().saturating_sub(top.len());
     (top, omitted, readable)
+}
+
+/// Files held open between the passes, [`KEEP_OPEN_BYTES`] in all; the others are opened again.
+const KEEP_OPEN_BYTES: u64 = 64 << 20;
+
+/// Whether a file of `size` bytes is held open between the passes when `kept` bytes already
+/// are; counts it in `kept` if so.
+fn hold_open(kept: &mut u64, size: u64) -> bool {
+    let fits = kept.saturating_add(size) <= KEEP_OPEN_BYTES;
+    if fits {
+        *kept += size;
+    }
+    fits
 }
 
 /// Adds `(dir, k)` to `top` if it is among the smallest [`MAX_KEYS`] seen.
@@ -285,12 +309,13 @@ fn later_changelog(
                         "changelog file {} of snapshot {id} is not in the artifact",
                         e.file().file_name()
                     ));
-                    acc.delivered_unread.push((
-                        bucket.clone(),
-                        *id,
-                        format!("{bucket}/{}", e.file().file_name()),
-                        "not in the artifact".into(),
-                    ));
+                    acc.delivered_unread.push(DeliveredUnread {
+                        file: format!("{bucket}/{}", e.file().file_name()),
+                        dir: bucket,
+                        snapshot: *id,
+                        problem: "not in the artifact".into(),
+                        reason: NotRead::Missing,
+                    });
                 }
                 continue;
             };
@@ -301,6 +326,13 @@ fn later_changelog(
             }
         }
     }
+    cap_later(&mut later, snapshot, acc);
+    later
+}
+
+/// Keeps the first [`MAX_DELIVERED_FILES`] of the `later` changelog files after `snapshot`; the
+/// others are noted, and their buckets' delivered changelog is unknown.
+fn cap_later(later: &mut Vec<(i64, String, String)>, snapshot: i64, acc: &mut Gathered) {
     if later.len() > MAX_DELIVERED_FILES {
         let last = later.get(MAX_DELIVERED_FILES - 1).map_or(snapshot, |l| l.0);
         acc.notes.push(format!(
@@ -308,16 +340,16 @@ fn later_changelog(
             later.len()
         ));
         for (id, dir, path) in later.iter().skip(MAX_DELIVERED_FILES) {
-            acc.delivered_unread.push((
-                dir.clone(),
-                *id,
-                format!("{dir}/{}", split_parent(path).1),
-                format!("not read: more than {MAX_DELIVERED_FILES} later changelog files"),
-            ));
+            acc.delivered_unread.push(DeliveredUnread {
+                dir: dir.clone(),
+                snapshot: *id,
+                file: format!("{dir}/{}", split_parent(path).1),
+                problem: format!("not read: more than {MAX_DELIVERED_FILES} later changelog files"),
+                reason: NotRead::Capped,
+            });
         }
         later.truncate(MAX_DELIVERED_FILES);
     }
-    later
 }
 
 /// What the `later` changelog files delivered for the keys shown, added to their evidence (the
@@ -343,12 +375,13 @@ fn delivered_rows(
                     split_parent(path).1,
                     e.problem()
                 ));
-                acc.delivered_unread.push((
-                    dir.clone(),
-                    *id,
-                    format!("{dir}/{}", split_parent(path).1),
-                    e.problem(),
-                ));
+                acc.delivered_unread.push(DeliveredUnread {
+                    dir: dir.clone(),
+                    snapshot: *id,
+                    file: format!("{dir}/{}", split_parent(path).1),
+                    problem: e.problem(),
+                    reason: NotRead::Unreadable,
+                });
                 continue;
             }
         };
@@ -427,7 +460,7 @@ fn key_entry(
     key: &Key,
     mut ev: KeyEvidence,
     batch: &Batch,
-    delivered_unread: &[(String, i64, String, String)],
+    delivered_unread: &[DeliveredUnread],
 ) -> (J, bool) {
     ev.lost.sort_by_key(|l| l.0);
     ev.delivered.sort_by_key(|d| (d.0, d.1));
@@ -436,12 +469,15 @@ fn key_entry(
         .unread
         .iter()
         .filter(|u| u.affects_key(dir, key))
-        .map(|u| json!({"file": u.file, "problem": u.problem}))
+        .map(|u| json!({"file": u.file, "problem": u.problem, "reason": u.reason.as_str()}))
         .collect();
     let delivered_because: Vec<J> = delivered_unread
         .iter()
-        .filter(|(d, ..)| d == dir || dir.ends_with(&format!("/{d}")))
-        .map(|(_, s, file, problem)| json!({"snapshot": s, "file": file, "problem": problem}))
+        .filter(|u| u.dir == dir || dir.ends_with(&format!("/{}", u.dir)))
+        .map(|u| {
+            json!({"snapshot": u.snapshot, "file": u.file, "problem": u.problem,
+                   "reason": u.reason.as_str()})
+        })
         .collect();
     let m = batch.merged.get(&(dir.to_string(), key.clone()));
     let batch_known = batch_because.is_empty();
@@ -509,4 +545,104 @@ fn capped(mut reasons: Vec<J>) -> J {
 /// Whether a directory (relative to the table root) is a bucket directory.
 fn is_changelog_name_in_bucket(dir: &str) -> bool {
     split_parent(dir).1.starts_with("bucket-")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parquet::Value;
+
+    /// Files are held open between the passes while they fit in [`KEEP_OPEN_BYTES`] together,
+    /// a file that does not fit is opened again, and a later smaller one may still fit.
+    #[test]
+    fn files_are_held_open_while_they_fit_in_the_budget_together() {
+        let mut kept = 0;
+        assert!(hold_open(&mut kept, 2));
+        assert!(hold_open(&mut kept, 10));
+        assert_eq!(kept, 12);
+        assert!(!hold_open(&mut kept, KEEP_OPEN_BYTES - 11));
+        assert_eq!(kept, 12);
+        assert!(hold_open(&mut kept, KEEP_OPEN_BYTES - 12));
+        assert_eq!(kept, KEEP_OPEN_BYTES);
+        assert!(hold_open(&mut kept, 0));
+        assert!(!hold_open(&mut kept, 1));
+        assert!(!hold_open(&mut kept, u64::MAX));
+    }
+
+    /// The later changelog files of `n` snapshots after snapshot 5 (one each, 7, 9, …, in
+    /// bucket-0), capped: what is kept, the notes, and the files left unread with their snapshot.
+    fn capped_later(n: usize) -> (usize, Vec<String>, Vec<(i64, String, NotRead)>) {
+        let mut later: Vec<(i64, String, String)> = (0..n as i64)
+            .map(|i| {
+                let id = 7 + 2 * i;
+                (
+                    id,
+                    "bucket-0".into(),
+                    format!("t/bucket-0/changelog-{id}.parquet"),
+                )
+            })
+            .collect();
+        let mut acc = Gathered::default();
+        cap_later(&mut later, 5, &mut acc);
+        let unread = acc
+            .delivered_unread
+            .iter()
+            .map(|u| (u.snapshot, u.file.clone(), u.reason))
+            .collect();
+        (later.len(), acc.notes, unread)
+    }
+
+    /// Up to [`MAX_DELIVERED_FILES`] later changelog files are all read, without a note; past
+    /// it the first ones are, the note names the last snapshot read, and the others are left
+    /// unread on purpose (`capped`), each named.
+    #[test]
+    fn later_changelog_past_the_cap_is_named_and_left_unread_on_purpose() {
+        assert_eq!(
+            capped_later(MAX_DELIVERED_FILES),
+            (MAX_DELIVERED_FILES, vec![], vec![])
+        );
+        let (kept, notes, unread) = capped_later(MAX_DELIVERED_FILES + 2);
+        assert_eq!(kept, MAX_DELIVERED_FILES);
+        assert_eq!(
+            notes,
+            ["66 later changelog files in these buckets: only the first 64 (up to snapshot 133) were read"]
+        );
+        assert_eq!(
+            unread,
+            [
+                (
+                    135,
+                    "bucket-0/changelog-135.parquet".to_string(),
+                    NotRead::Capped
+                ),
+                (
+                    137,
+                    "bucket-0/changelog-137.parquet".to_string(),
+                    NotRead::Capped
+                )
+            ]
+        );
+    }
+
+    /// The keys shown are the smallest [`MAX_KEYS`] by bucket directory, then key, whatever
+    /// order they are read in, each once.
+    #[test]
+    fn the_smallest_keys_are_kept_in_any_order_of_reading() {
+        let ids: Vec<i64> = (0..70)
+            .rev()
+            .chain(0..70)
+            .chain((0..70).map(|i| (i * 37) % 70))
+            .collect();
+        let mut top = BTreeSet::new();
+        for id in &ids {
+            keep_smallest(&mut top, "bucket-1", &Key::one(Value::Int(*id)));
+        }
+        keep_smallest(&mut top, "bucket-0", &Key::one(Value::Int(99)));
+        let kept: Vec<(String, Option<i64>)> =
+            top.iter().map(|(d, k)| (d.clone(), k.as_int())).collect();
+        let expected: Vec<(String, Option<i64>)> = std::iter::once(("bucket-0".into(), Some(99)))
+            .chain((0..MAX_KEYS as i64 - 1).map(|i| ("bucket-1".into(), Some(i))))
+            .collect();
+        assert_eq!(kept, expected);
+    }
 }

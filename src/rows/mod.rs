@@ -69,6 +69,30 @@ impl RowKind {
     }
 }
 
+/// Why a file that row evidence rests on was not read: the `reason` of each item of a key's
+/// `batchUnknownBecause` / `deliveredUnknownBecause`, so a report never says "could not be
+/// read" of a file that is absent or was left unread on purpose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotRead {
+    /// Not in the artifact.
+    Missing,
+    /// In the artifact, but reading it failed.
+    Unreadable,
+    /// Not read on purpose: past one of the caps below (`MAX_*`).
+    Capped,
+}
+
+impl NotRead {
+    /// The JSON name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NotRead::Missing => "missing",
+            NotRead::Unreadable => "unreadable",
+            NotRead::Capped => "capped",
+        }
+    }
+}
+
 /// Keys shown per finding in the report's `rows`; the rest are counted in `omitted`.
 pub const MAX_KEYS: usize = 50;
 /// Changelog records shown per key and column (delivered, lost).

@@ -740,8 +740,9 @@ fn cell_list(v: Option<&Value>) -> Html {
     }
 }
 
-/// `unknown: <file> could not be read (<problem>)` for a `…UnknownBecause` list: never shown
-/// as absent or as nothing.
+/// `unknown: <file> could not be read (<problem>)` (or `is not in the artifact`, `was not
+/// read`: the core's `reason_text`) for a `…UnknownBecause` list: never shown as absent or as
+/// nothing.
 fn unknown_cell(because: Option<&Value>) -> Html {
     let reasons = because
         .and_then(Value::as_array)
@@ -752,11 +753,7 @@ fn unknown_cell(because: Option<&Value>) -> Html {
             { "unknown: " }
             { for reasons.iter().map(|r| match r.get("more").and_then(Value::as_u64) {
                 Some(n) => html! { <span>{ format!(" (+{n} more)") }</span> },
-                None => html! { <span>{ format!(
-                    "{} could not be read ({}) ",
-                    r.get("file").and_then(Value::as_str).unwrap_or("a file"),
-                    r.get("problem").and_then(Value::as_str).unwrap_or("")
-                ) }</span> },
+                None => html! { <span>{ format!("{} ", prv::report::rows::reason_text(r)) }</span> },
             }) }
         </span>
     }
@@ -834,7 +831,7 @@ fn rows_heading(rows: &Value) -> String {
         format!("Rows: {keys} keys")
     };
     if unknown > 0 {
-        h.push_str(&format!(", {unknown} with values unknown"));
+        h.push_str(&format!(", {unknown} not known in full"));
     }
     h
 }
