@@ -34,6 +34,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use serde_json::{json, Value as J};
 
+use crate::timeline::files::in_bucket_dir;
 use crate::warehouse::{join, split_parent};
 
 use super::live::{read_view, MergedRow, TableRef, View};
@@ -150,10 +151,7 @@ fn orphan_changelog_files<'f>(t: &TableRef<'_>, files: &'f [String]) -> Vec<&'f 
     let prefix = t.timeline.options.changelog_file_prefix.as_str();
     files
         .iter()
-        .filter(|f| {
-            let (dir, name) = split_parent(f);
-            !dir.is_empty() && is_changelog_name_in_bucket(dir) && is_changelog_file(name, prefix)
-        })
+        .filter(|f| in_bucket_dir(f) && is_changelog_file(split_parent(f).1, prefix))
         .collect()
 }
 
@@ -540,11 +538,6 @@ fn capped(mut reasons: Vec<J>) -> J {
         reasons.push(json!({"more": more}));
     }
     J::Array(reasons)
-}
-
-/// Whether a directory (relative to the table root) is a bucket directory.
-fn is_changelog_name_in_bucket(dir: &str) -> bool {
-    split_parent(dir).1.starts_with("bucket-")
 }
 
 #[cfg(test)]

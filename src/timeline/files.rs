@@ -1574,7 +1574,9 @@ fn is_bucket_dir(dir: &str, bucket: i32) -> bool {
     buf.get(..written) == Some(n.as_bytes())
 }
 
-fn in_bucket_dir(rel: &str) -> bool {
+/// Whether the file at `rel` (relative to the table root) is in a bucket directory
+/// (`bucket-0/…`, `dt=1/bucket-3/…`).
+pub(crate) fn in_bucket_dir(rel: &str) -> bool {
     let (dir, _) = split_parent(rel);
     let (_, last) = split_parent(dir);
     last.starts_with("bucket-")
@@ -1730,6 +1732,15 @@ mod tests {
 
     #[test]
     fn bucket_dirs_are_matched_as_paimon_names_them() {
+        assert!(in_bucket_dir("bucket-0/changelog-1.parquet"));
+        assert!(in_bucket_dir("dt=1/bucket-3/data-1.parquet"));
+        for not_in_one in [
+            "changelog-1.parquet",
+            "changelog/changelog-1",
+            "index/index-1",
+        ] {
+            assert!(!in_bucket_dir(not_in_one), "{not_in_one}");
+        }
         assert!(is_bucket_dir("t/p=1/bucket-7", 7));
         assert!(is_bucket_dir("bucket-0", 0));
         assert!(is_bucket_dir("t/bucket--1", -1));
