@@ -193,8 +193,6 @@ pub struct View {
     pub notes: Vec<String>,
     /// What could not be read, by bucket directory: keys there have an unknown batch value.
     pub unread: Vec<Unread>,
-    /// Live files read.
-    pub files_read: usize,
     /// Whether deletion vectors were applied.
     pub deletion_vectors: bool,
 }
@@ -314,24 +312,7 @@ pub fn read_view(
             fb.file_name(),
         ))
     });
-    if files.len() > MAX_LIVE_FILES {
-        view.exact = false;
-        view.notes.push(format!(
-            "{} live files: only the first {MAX_LIVE_FILES} were read",
-            files.len()
-        ));
-        let beyond: BTreeSet<&String> = files.iter().skip(MAX_LIVE_FILES).map(|(d, _)| d).collect();
-        for dir in beyond {
-            view.unread.push(Unread {
-                dir: Some(dir.clone()),
-                file: format!("{dir}: live files past the first {MAX_LIVE_FILES}"),
-                problem: format!("not read: more than {MAX_LIVE_FILES} live files"),
-                reason: NotRead::Capped,
-                keys: None,
-            });
-        }
-        files.truncate(MAX_LIVE_FILES);
-    }
+    cap_live(&mut files, &mut view);
 
     let names: HashMap<&str, &str> = files
         .iter()
@@ -360,7 +341,6 @@ pub fn read_view(
                 continue;
             }
         };
-        view.files_read += 1;
         if view.key_names.is_empty() {
             view.key_names = rows.key_names.clone();
             view.key_types = rows.key_types.clone();
@@ -387,6 +367,29 @@ pub fn read_view(
         }
     }
     view
+}
+
+/// Keeps the first [`MAX_LIVE_FILES`] of the live `files` (by bucket directory, in read
+/// order); past it the view is approximate and the directories of the others are unread.
+fn cap_live<E>(files: &mut Vec<(String, E)>, view: &mut View) {
+    if files.len() > MAX_LIVE_FILES {
+        view.exact = false;
+        view.notes.push(format!(
+            "{} live files: only the first {MAX_LIVE_FILES} were read",
+            files.len()
+        ));
+        let beyond: BTreeSet<&String> = files.iter().skip(MAX_LIVE_FILES).map(|(d, _)| d).collect();
+        for dir in beyond {
+            view.unread.push(Unread {
+                dir: Some(dir.clone()),
+                file: format!("{dir}: live files past the first {MAX_LIVE_FILES}"),
+                problem: format!("not read: more than {MAX_LIVE_FILES} live files"),
+                reason: NotRead::Capped,
+                keys: None,
+            });
+        }
+        files.truncate(MAX_LIVE_FILES);
+    }
 }
 
 /// A live file of the latest snapshot that is not in the artifact.
@@ -552,4 +555,84 @@ fn deletion_vectors(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parquet::Value;
+
+    fn unread(dir: Option<&str>, keys: Option<(i64, i64)>) -> Unread {
+        Unread {
+            dir: dir.map(str::to_string),
+            file: "f".into(),
+            problem: "p".into(),
+            reason: NotRead::Unreadable,
+            keys: keys.map(|(lo, hi)| (Key::one(Value::Int(lo)), Key::one(Value::Int(hi)))),
+        }
+    }
+
+    /// Up to [`MAX_LIVE_FILES`] live files are all read; past it the first are, the view is
+    /// approximate, and each directory holding one of the others is unread on purpose.
+    #[test]
+    fn live_files_past_the_cap_leave_their_directories_unread() {
+        let capped = |dirs: &[(&str, usize)]| {
+            let mut files: Vec<(String, ())> = dirs
+                .iter()
+                .flat_map(|&(d, n)| std::iter::repeat_n((d.to_string(), ()), n))
+                .collect();
+            let mut view = View {
+                exact: true,
+                ..View::default()
+            };
+            cap_live(&mut files, &mut view);
+            let unread: Vec<(Option<String>, NotRead)> =
+                view.unread.into_iter().map(|u| (u.dir, u.reason)).collect();
+            (files.len(), view.exact, view.notes, unread)
+        };
+        assert_eq!(
+            capped(&[("bucket-0", MAX_LIVE_FILES - 1), ("bucket-1", 1)]),
+            (MAX_LIVE_FILES, true, vec![], vec![])
+        );
+        assert_eq!(
+            capped(&[
+                ("bucket-0", MAX_LIVE_FILES - 1),
+                ("bucket-1", 2),
+                ("bucket-2", 3)
+            ]),
+            (
+                MAX_LIVE_FILES,
+                false,
+                vec!["4100 live files: only the first 4096 were read".to_string()],
+                vec![
+                    (Some("bucket-1".to_string()), NotRead::Capped),
+                    (Some("bucket-2".to_string()), NotRead::Capped)
+                ]
+            )
+        );
+    }
+
+    /// A file left unread makes unknown only the keys of its own bucket directory (a missing
+    /// file's `bucket-N`: that bucket in any partition), within its key range when known; a
+    /// file of no one directory (the snapshot's file list) every key.
+    #[test]
+    fn an_unread_file_affects_only_its_buckets_keys_in_its_range() {
+        let missing = unread(Some("bucket-1"), None);
+        assert!(missing.affects("bucket-1"));
+        assert!(missing.affects("dt=2/bucket-1"));
+        assert!(!missing.affects("bucket-0"));
+        assert!(!missing.affects("dt=2/bucket-11"));
+        let partitioned = unread(Some("dt=1/bucket-1"), None);
+        assert!(partitioned.affects("dt=1/bucket-1"));
+        assert!(!partitioned.affects("dt=2/bucket-1"));
+        assert!(unread(None, None).affects("dt=9/bucket-9"));
+        let ranged = unread(Some("bucket-0"), Some((3, 5)));
+        let key = |k: i64| Key::one(Value::Int(k));
+        assert!(ranged.affects_key("bucket-0", &key(3)));
+        assert!(ranged.affects_key("bucket-0", &key(5)));
+        assert!(!ranged.affects_key("bucket-0", &key(2)));
+        assert!(!ranged.affects_key("bucket-0", &key(6)));
+        assert!(!ranged.affects_key("bucket-1", &key(4)));
+        assert!(unread(Some("bucket-0"), None).affects_key("bucket-0", &key(99)));
+    }
 }
