@@ -114,6 +114,50 @@ fn an_unreadable_live_file_makes_orphan_rows_unknown_not_a_warning() {
     );
 }
 
+/// The delta manifest list of snapshot 2, the latest of `C_after_resume_safe.zip`.
+const C_LATEST_DELTA: &str = "manifest/manifest-list-4fb902c5-76a0-441c-8008-6f419393fa38-1";
+
+/// When the latest snapshot's file list cannot be read, which files are unreferenced cannot be
+/// told either (the list may name them): no rows are said to be only in unreferenced files,
+/// not even as unknown; the unreadable list is its own finding.
+#[test]
+fn an_unreadable_latest_file_list_says_nothing_of_rows_in_unreferenced_files() {
+    let a = rebuild(
+        "ray/C_after_resume_safe.zip",
+        &Limits::default(),
+        &|p, b| {
+            Some(if p.ends_with(C_LATEST_DELTA) {
+                b"not avro".to_vec()
+            } else {
+                b
+            })
+        },
+    );
+    let r = analyse(&a);
+    assert!(
+        find(&r, Code::RowsOnlyInOrphanFiles).is_empty(),
+        "{:#?}",
+        all(&r)
+    );
+    assert!(
+        find(&r, Code::UnreadableFile)
+            .iter()
+            .any(|f| f.files.iter().any(|p| p.ends_with(C_LATEST_DELTA))),
+        "{:#?}",
+        all(&r)
+    );
+    // nor any other claim about the files the unreadable list may name (before this was
+    // fixed, snapshot 2's own six data files were "unreferenced" and a warning said its 100
+    // rows existed only in them)
+    assert!(
+        all(&r)
+            .iter()
+            .all(|f| f.code == Code::UnreadableFile || f.severity < Severity::Warning),
+        "{:#?}",
+        all(&r)
+    );
+}
+
 #[test]
 fn an_unreadable_live_file_makes_checkpointed_ids_unknown_not_missing() {
     // A_after_taskfail: the checkpoint marks 0..74 done; the seed snapshot's only data file is

@@ -709,7 +709,11 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
             // A base list's entries are only needed at the ends of the timeline (live sets);
             // elsewhere it only adds references (and dangling ones).
             let collect = role != ManifestListRole::Base || end.is_some();
+            let unusable_before = bf.dangling.len();
             let entries = self.list(list, &holder, &mut bf.dangling, collect);
+            // the list and every manifest it names were usable: its entries are all there are
+            let whole = bf.dangling.len() == unusable_before;
+            files.complete &= whole;
             match role {
                 ManifestListRole::Delta => match entries {
                     Some(e) => files.delta = e,
@@ -720,9 +724,9 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
                     None => files.complete = false,
                 },
                 ManifestListRole::Base => {
-                    if let (Some(end), Some(base)) = (end, entries) {
+                    if let (Some(end), Some(base), true) = (end, entries, whole) {
                         let live = self.live_set(s, &holder, &base, &mut bf.dangling);
-                        if end == End::Latest {
+                        if let (End::Latest, Some(live)) = (end, live) {
                             bf.live_latest = Some(live);
                         }
                     }
@@ -743,24 +747,29 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
         files
     }
 
-    /// The live files of snapshot `s` whose base list holds `base`: base and delta merged, each
-    /// checked present (a missing one dangles from `holder`).
+    /// The live files of snapshot `s` whose base list holds `base` (all of it): base and delta
+    /// merged, each checked present (a missing one dangles from `holder`). `None` when the
+    /// delta list or one of its manifests is unusable: the live set is then not known, and a
+    /// part of it taken for the whole would make the files the delta adds look unreferenced
+    /// and a batch view look exact.
     fn live_set(
         &mut self,
         s: &Snapshot,
         holder: &Holder,
         base: &Entries,
         dangling: &mut Vec<Dangling>,
-    ) -> Vec<EntryRow> {
+    ) -> Option<Vec<EntryRow>> {
         // The delta list was (or will be) resolved for the snapshot itself, dangling
         // references included: here only its entries are wanted.
         let delta = s.delta_manifest_list.as_deref().unwrap_or("");
-        let delta = self
-            .list(delta, holder, &mut Vec::new(), true)
-            .unwrap_or_default();
+        let mut unusable = Vec::new();
+        let delta = self.list(delta, holder, &mut unusable, true)?;
+        if !unusable.is_empty() {
+            return None;
+        }
         let live = merge(self.store.files(), base.rows().chain(delta.rows()));
         self.check_files_exist(holder, live.iter().copied(), "data file", dangling);
-        live
+        Some(live)
     }
 
     /// A tag keeps its snapshot's live files alive: each must exist.
