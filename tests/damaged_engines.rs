@@ -117,16 +117,33 @@ fn an_unreadable_live_file_makes_orphan_rows_unknown_not_a_warning() {
 /// The delta manifest list of snapshot 2, the latest of `C_after_resume_safe.zip`.
 const C_LATEST_DELTA: &str = "manifest/manifest-list-4fb902c5-76a0-441c-8008-6f419393fa38-1";
 
-/// When the latest snapshot's file list cannot be read, which files are unreferenced cannot be
-/// told either (the list may name them): no rows are said to be only in unreferenced files,
-/// not even as unknown; the unreadable list is its own finding.
+/// The one manifest that list names (read with fastavro): the 4 data files snapshot 2 adds.
+const C_LATEST_DELTA_MANIFEST: &str = "manifest/manifest-4798185b-cd75-4b8d-bd90-a1657eba6932-0";
+
+/// The one manifest snapshot 2's base list names (read with fastavro): snapshot 1's file.
+const C_LATEST_BASE_MANIFEST: &str = "manifest/manifest-23ec2d40-9b81-455c-996c-021462588760-0";
+
+/// When the latest snapshot's file list cannot be read (its delta manifest list, or a manifest
+/// its delta or base list names), which files are unreferenced cannot be told either (the list may name
+/// them): no rows are said to be only in unreferenced files, not even as unknown; the
+/// unreadable file is its own finding.
 #[test]
 fn an_unreadable_latest_file_list_says_nothing_of_rows_in_unreferenced_files() {
+    for damaged in [
+        C_LATEST_DELTA,
+        C_LATEST_DELTA_MANIFEST,
+        C_LATEST_BASE_MANIFEST,
+    ] {
+        unreadable_latest_file_list(damaged);
+    }
+}
+
+fn unreadable_latest_file_list(damaged: &str) {
     let a = rebuild(
         "ray/C_after_resume_safe.zip",
         &Limits::default(),
         &|p, b| {
-            Some(if p.ends_with(C_LATEST_DELTA) {
+            Some(if p.ends_with(damaged) {
                 b"not avro".to_vec()
             } else {
                 b
@@ -142,7 +159,7 @@ fn an_unreadable_latest_file_list_says_nothing_of_rows_in_unreferenced_files() {
     assert!(
         find(&r, Code::UnreadableFile)
             .iter()
-            .any(|f| f.files.iter().any(|p| p.ends_with(C_LATEST_DELTA))),
+            .any(|f| f.files.iter().any(|p| p.ends_with(damaged))),
         "{:#?}",
         all(&r)
     );

@@ -763,10 +763,10 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
         // references included: here only its entries are wanted.
         let delta = s.delta_manifest_list.as_deref().unwrap_or("");
         let mut unusable = Vec::new();
-        let delta = self.list(delta, holder, &mut unusable, true)?;
-        if !unusable.is_empty() {
-            return None;
-        }
+        let delta = match self.list(delta, holder, &mut unusable, true) {
+            Some(delta) if unusable.is_empty() => delta,
+            _ => return None, // the list, or a manifest it names, is unusable
+        };
         let live = merge(self.store.files(), base.rows().chain(delta.rows()));
         self.check_files_exist(holder, live.iter().copied(), "data file", dangling);
         Some(live)
