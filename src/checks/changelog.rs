@@ -907,7 +907,6 @@ pub fn display_identifier(i: i64) -> String {
 mod tests {
 
     use super::*;
-    use crate::findings::ClockSource;
     use crate::paimon::index_manifest::IndexManifestEntry;
     use std::rc::Rc;
 
@@ -1068,11 +1067,7 @@ mod tests {
                     snapshot,
                 })
                 .collect();
-            let clock = Clock {
-                now_millis: 10 * HOUR,
-                source: ClockSource::Given,
-                zip_time_offset_minutes: None,
-            };
+            let clock = Clock::given(10 * HOUR);
             check(
                 &self.t,
                 &groups,

@@ -423,17 +423,13 @@ pub fn expiration_fence(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::findings::{Clock, ClockSource};
+    use crate::findings::Clock;
     use crate::timeline::testkit::timeline;
 
     const HOUR: i64 = 3_600_000;
 
     fn clock(now: i64) -> Clock {
-        Clock {
-            now_millis: now,
-            source: ClockSource::Given,
-            zip_time_offset_minutes: None,
-        }
+        Clock::given(now)
     }
 
     fn twenty_hourly_snapshots() -> Vec<(i64, &'static str, &'static str, i64, i64)> {

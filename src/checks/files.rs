@@ -441,7 +441,6 @@ pub fn orphans(
 mod tests {
     use super::*;
     use crate::error::Error;
-    use crate::findings::ClockSource;
     use crate::paimon::manifest::FileKind;
     use crate::source::FileTime;
     use crate::timeline::files::{GhostCommit, Orphan};
@@ -499,30 +498,28 @@ mod tests {
         assert!(external_outside(&timelines[0], &RootFiles::default(), None).is_none());
     }
 
-    fn clock() -> Clock {
-        Clock {
-            now_millis: 10_000,
-            source: ClockSource::Given,
-            zip_time_offset_minutes: None,
-        }
-    }
-
-    /// The orphan findings of `root` beside one snapshot written at 10 s, as (message, files).
-    fn orphan_findings(root: &RootFiles) -> Vec<(String, Vec<String>)> {
+    /// The orphan findings of `root` beside one snapshot written at 10 s.
+    fn orphan_report(root: &RootFiles) -> Vec<Finding> {
         let t = timeline(&[], &[(1, "APPEND", "w", 1, 10_000)], &[]);
+        let unknowable = super::super::Unknowable::default();
         orphans(
             &[&t],
             root,
             &HashSet::new(),
-            &super::super::Unknowable::default(),
-            &clock(),
+            &unknowable,
+            &Clock::given(10_000),
         )
-        .into_iter()
-        .map(|f| {
-            assert_eq!(f.code, Code::OrphanFile);
-            (f.message, f.files)
-        })
-        .collect()
+    }
+
+    /// [`orphan_report`] as (message, files).
+    fn orphan_findings(root: &RootFiles) -> Vec<(String, Vec<String>)> {
+        orphan_report(root)
+            .into_iter()
+            .map(|f| {
+                assert_eq!(f.code, Code::OrphanFile);
+                (f.message, f.files)
+            })
+            .collect()
     }
 
     /// The files of the finding whose message contains `cause`.
@@ -682,18 +679,10 @@ mod tests {
         let aged = |millis: i64| {
             let mut o = Orphan::for_test("bucket-0/data-1.parquet", OrphanKind::Data);
             o.modified = Some(FileTime::Utc(millis));
-            let root = RootFiles {
+            let f = orphan_report(&RootFiles {
                 orphans: vec![o],
                 ..RootFiles::default()
-            };
-            let t = timeline(&[], &[(1, "APPEND", "w", 1, 10_000)], &[]);
-            let f = orphans(
-                &[&t],
-                &root,
-                &HashSet::new(),
-                &super::super::Unknowable::default(),
-                &clock(),
-            );
+            });
             assert_eq!(f.len(), 1);
             (
                 f[0].message.contains("written around or after"),

@@ -232,15 +232,13 @@ fn judge_timeline(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::findings::ClockSource;
     use crate::source::FileTime;
     use crate::timeline::testkit::{timeline, timeline_with_files};
 
     fn clock(zip_offset: Option<i64>) -> Clock {
         Clock {
-            now_millis: 100_000,
-            source: ClockSource::Given,
             zip_time_offset_minutes: zip_offset,
+            ..Clock::given(100_000)
         }
     }
 

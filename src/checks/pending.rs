@@ -326,7 +326,6 @@ fn left_by_own_compact(mut f: Finding, t: &Timeline, appends: &[i64]) -> Finding
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::findings::ClockSource;
     use crate::timeline::testkit::timeline;
 
     const HOUR: i64 = 3_600_000;
@@ -352,11 +351,7 @@ mod tests {
     /// The findings for writer `w`'s uncompacted APPENDs `pending` (id, whether it is the
     /// writer's last commit) of `t`, at the clock `now_millis`.
     fn findings_at(t: &Timeline, now_millis: i64, pending: Vec<(i64, bool)>) -> Vec<Finding> {
-        let clock = Clock {
-            now_millis,
-            source: ClockSource::Given,
-            zip_time_offset_minutes: None,
-        };
+        let clock = Clock::given(now_millis);
         let mut by_user: BTreeMap<&str, Vec<i64>> = BTreeMap::new();
         by_user.insert("w", t.snapshots.keys().copied().collect());
         let w = Writers {

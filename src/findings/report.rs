@@ -89,6 +89,18 @@ pub struct Clock {
     pub zip_time_offset_minutes: Option<i64>,
 }
 
+#[cfg(test)]
+impl Clock {
+    /// The clock `--now` gives, zip times taken as UTC: what the checks' unit tests judge at.
+    pub(crate) fn given(now_millis: i64) -> Self {
+        Clock {
+            now_millis,
+            source: ClockSource::Given,
+            zip_time_offset_minutes: None,
+        }
+    }
+}
+
 /// Where the clock of a report came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
