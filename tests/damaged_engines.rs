@@ -173,6 +173,17 @@ fn unreadable_latest_file_list(damaged: &str) {
         "{:#?}",
         all(&r)
     );
+    // What snapshot 2 itself added is known unless its delta list is what is damaged: a damaged
+    // base list hides the live set, not the commit's own files.
+    let json: serde_json::Value =
+        serde_json::from_str(&prv::report::json::render(&r)).expect("the report's JSON");
+    let files = &json["tables"][0]["snapshots"][1]["files"];
+    assert_eq!(json["tables"][0]["snapshots"][1]["id"], 2);
+    assert_eq!(
+        files.is_null(),
+        damaged != C_LATEST_BASE_MANIFEST,
+        "{damaged}: {files}"
+    );
 }
 
 #[test]

@@ -711,18 +711,18 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
             let collect = role != ManifestListRole::Base || end.is_some();
             let unusable_before = bf.dangling.len();
             let entries = self.list(list, &holder, &mut bf.dangling, collect);
-            // the list and every manifest it names were usable: its entries are all there are
+            // The list and every manifest it names were usable (`list` records each unusable
+            // one, the list itself included): its entries are all there are.
             let whole = bf.dangling.len() == unusable_before;
-            files.complete &= whole;
             match role {
-                ManifestListRole::Delta => match entries {
-                    Some(e) => files.delta = e,
-                    None => files.complete = false,
-                },
-                ManifestListRole::Changelog => match entries {
-                    Some(e) => files.changelog = e.adds(),
-                    None => files.complete = false,
-                },
+                ManifestListRole::Delta => {
+                    files.complete &= whole;
+                    files.delta = entries.unwrap_or_default();
+                }
+                ManifestListRole::Changelog => {
+                    files.complete &= whole;
+                    files.changelog = entries.map(|e| e.adds()).unwrap_or_default();
+                }
                 ManifestListRole::Base => {
                     if let (Some(end), Some(base), true) = (end, entries, whole) {
                         let live = self.live_set(s, &holder, &base, &mut bf.dangling);
