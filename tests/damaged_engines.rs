@@ -50,6 +50,13 @@ fn rebuild(rel: &str, limits: &Limits, edit: &Edit<'_>) -> Artifact {
     .unwrap()
 }
 
+/// Fixture `rel` with the entry ending in `file` replaced by `bytes`, default limits.
+fn damaged(rel: &str, file: &str, bytes: &[u8]) -> Artifact {
+    rebuild(rel, &Limits::default(), &|p, b| {
+        Some(if p.ends_with(file) { bytes.to_vec() } else { b })
+    })
+}
+
 fn find(r: &Report, code: Code) -> Vec<&Finding> {
     r.all_findings()
         .filter(|(_, f)| f.code == code)
@@ -71,17 +78,7 @@ const C_LIVE: &str = "data-9ef68c5f-61fe-446a-b6ad-18a730fe7a0a-0.parquet";
 
 #[test]
 fn an_unreadable_live_file_makes_orphan_rows_unknown_not_a_warning() {
-    let a = rebuild(
-        "ray/C_after_resume_safe.zip",
-        &Limits::default(),
-        &|p, b| {
-            Some(if p.ends_with(C_LIVE) {
-                b"not parquet at all".to_vec()
-            } else {
-                b
-            })
-        },
-    );
+    let a = damaged("ray/C_after_resume_safe.zip", C_LIVE, b"not parquet at all");
     let r = analyse(&a);
     let f = find(&r, Code::RowsOnlyInOrphanFiles);
     // The ids of the damaged file cannot be told present or absent: never a warning that they
@@ -138,18 +135,8 @@ fn an_unreadable_latest_file_list_says_nothing_of_rows_in_unreferenced_files() {
     }
 }
 
-fn unreadable_latest_file_list(damaged: &str) {
-    let a = rebuild(
-        "ray/C_after_resume_safe.zip",
-        &Limits::default(),
-        &|p, b| {
-            Some(if p.ends_with(damaged) {
-                b"not avro".to_vec()
-            } else {
-                b
-            })
-        },
-    );
+fn unreadable_latest_file_list(file: &str) {
+    let a = damaged("ray/C_after_resume_safe.zip", file, b"not avro");
     let r = analyse(&a);
     assert!(
         find(&r, Code::RowsOnlyInOrphanFiles).is_empty(),
@@ -159,7 +146,7 @@ fn unreadable_latest_file_list(damaged: &str) {
     assert!(
         find(&r, Code::UnreadableFile)
             .iter()
-            .any(|f| f.files.iter().any(|p| p.ends_with(damaged))),
+            .any(|f| f.files.iter().any(|p| p.ends_with(file))),
         "{:#?}",
         all(&r)
     );
@@ -181,8 +168,8 @@ fn unreadable_latest_file_list(damaged: &str) {
     assert_eq!(json["tables"][0]["snapshots"][1]["id"], 2);
     assert_eq!(
         files.is_null(),
-        damaged != C_LATEST_BASE_MANIFEST,
-        "{damaged}: {files}"
+        file != C_LATEST_BASE_MANIFEST,
+        "{file}: {files}"
     );
 }
 
@@ -190,15 +177,11 @@ fn unreadable_latest_file_list(damaged: &str) {
 fn an_unreadable_live_file_makes_checkpointed_ids_unknown_not_missing() {
     // A_after_taskfail: the checkpoint marks 0..74 done; the seed snapshot's only data file is
     // damaged, so whether snapshot 1 holds them cannot be told.
-    let a = rebuild("ray/A_after_taskfail.zip", &Limits::default(), &|p, b| {
-        Some(
-            if p.ends_with("data-b21daf82-4d73-4e20-9752-04d0af36e002-0.parquet") {
-                b"not parquet at all".to_vec()
-            } else {
-                b
-            },
-        )
-    });
+    let a = damaged(
+        "ray/A_after_taskfail.zip",
+        "data-b21daf82-4d73-4e20-9752-04d0af36e002-0.parquet",
+        b"not parquet at all",
+    );
     let r = analyse(&a);
     let f = find(&r, Code::CheckpointAheadOfCommit);
     assert_eq!(f.len(), 1);

@@ -218,8 +218,8 @@ const LONG_RUN: &str = "warehouses/java09_lost_then_long_run.zip";
 
 /// Key 2's evidence in the long run after a loss (`java09_lost_then_long_run`: keys 2-4 lost
 /// their changelog at snapshot 5, then 69 COMPACTs, snapshots 7, 9, …, 143, each delivered
-/// changelog for them in bucket-0), and the section's notes.
-fn long_run_key_2(artifact: &Artifact) -> (Value, Vec<String>) {
+/// changelog for them in bucket-0), the section's notes, and the report in Markdown.
+fn long_run_key_2(artifact: &Artifact) -> (Value, Vec<String>, String) {
     let r = analyze(artifact, &AnalysisOptions::default(), &mut |_| {});
     let rows = lost(&r).rows.clone().unwrap();
     let notes = rows["notes"]
@@ -230,7 +230,7 @@ fn long_run_key_2(artifact: &Artifact) -> (Value, Vec<String>) {
         .collect();
     let k = rows["keys"][0].clone();
     assert_eq!(k["key"], json!({"id": 2}));
-    (k, notes)
+    (k, notes, prv::report::markdown::render(&r))
 }
 
 /// A job that ran long after the loss: the first 64 later changelog files are read, the note
@@ -239,7 +239,7 @@ fn long_run_key_2(artifact: &Artifact) -> (Value, Vec<String>) {
 /// other 120 (64 snapshots × `-U`/`+U`); its batch value is known.
 #[test]
 fn a_long_run_after_the_loss_reads_the_first_later_changelog_and_names_the_rest() {
-    let (k, notes) = long_run_key_2(&open(&fixture(LONG_RUN)));
+    let (k, notes, md) = long_run_key_2(&open(&fixture(LONG_RUN)));
     assert_eq!(
         notes,
         ["69 later changelog files in these buckets: only the first 64 (up to snapshot 133) were read"]
@@ -268,11 +268,6 @@ fn a_long_run_after_the_loss_reads_the_first_later_changelog_and_names_the_rest(
         (k["batchState"].as_str(), &k["batch"]),
         (Some("known"), &json!({"id": 2, "v": "r72"}))
     );
-    let md = prv::report::markdown::render(&analyze(
-        &open(&fixture(LONG_RUN)),
-        &AnalysisOptions::default(),
-        &mut |_| {},
-    ));
     assert!(md.contains("was not read (+4 more)"), "{md}");
     assert!(!md.contains("could not be read"), "{md}");
 }
@@ -288,7 +283,7 @@ fn a_later_changelog_file_missing_from_the_artifact_makes_delivered_unknown() {
     let a = rebuild(LONG_RUN, &|path, bytes| {
         (!path.ends_with(SEVEN)).then_some(bytes)
     });
-    let (k, notes) = long_run_key_2(&a);
+    let (k, notes, md) = long_run_key_2(&a);
     assert_eq!(
         notes[0],
         "changelog file changelog-6a1ff326-f5ad-4d7c-bcd5-6e7e90dab3ed-1.parquet of snapshot 7 is not in the artifact"
@@ -299,7 +294,6 @@ fn a_later_changelog_file_missing_from_the_artifact_makes_delivered_unknown() {
     );
     // what the files read delivered is still shown, from snapshot 9 on
     assert_eq!(k["delivered"][0]["snapshot"], 9);
-    let md = prv::report::markdown::render(&analyze(&a, &AnalysisOptions::default(), &mut |_| {}));
     assert!(
         md.contains("unknown: changelog-6a1ff326-f5ad-4d7c-bcd5-6e7e90dab3ed-1.parquet is not in the artifact (+"),
         "{md}"
