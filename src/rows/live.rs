@@ -144,13 +144,20 @@ pub struct Unread {
     pub keys: Option<(Key, Key)>,
 }
 
+/// Whether the bucket directory `dir` (relative to the table root) is `bucket_dir`, or, for a
+/// bare `bucket-N` (a file missing from the artifact, whose partition directory is not known),
+/// bucket N of any partition.
+pub fn in_bucket(dir: &str, bucket_dir: &str) -> bool {
+    dir == bucket_dir
+        || dir
+            .strip_suffix(bucket_dir)
+            .is_some_and(|parent| parent.ends_with('/'))
+}
+
 impl Unread {
     /// Whether the keys of the bucket directory `dir` depend on it.
     pub fn affects(&self, dir: &str) -> bool {
-        match &self.dir {
-            None => true,
-            Some(d) => dir == d || dir.ends_with(&format!("/{d}")),
-        }
+        self.dir.as_deref().is_none_or(|d| in_bucket(dir, d))
     }
 
     /// Whether the key `key` of the bucket directory `dir` depends on it.
@@ -289,10 +296,7 @@ pub fn read_view(
         // Live files of these buckets missing from the artifact.
         for e in live {
             let bucket = format!("bucket-{}", e.bucket());
-            if t.file_dir(e).is_none()
-                && d.iter()
-                    .any(|dir| dir == &bucket || dir.ends_with(&format!("/{bucket}")))
-            {
+            if t.file_dir(e).is_none() && d.iter().any(|dir| in_bucket(dir, &bucket)) {
                 missing_live(t, &mut view, e);
             }
         }

@@ -37,7 +37,7 @@ use serde_json::{json, Value as J};
 use crate::timeline::files::in_bucket_dir;
 use crate::warehouse::{join, split_parent};
 
-use super::live::{read_view, MergedRow, TableRef, View};
+use super::live::{in_bucket, read_view, MergedRow, TableRef, View};
 use super::merge::MergeEngine;
 use super::read::{object, open_artifact_file, read_file, DataFile, KeyColumns, ReadSpec};
 use super::{Key, NotRead, RowKind, MAX_DELIVERED_FILES, MAX_KEYS, MAX_RECORDS_PER_KEY};
@@ -299,10 +299,7 @@ fn later_changelog(
         for e in sf.changelog.iter(&t.branch.catalog) {
             let Some(dir) = t.file_dir(e) else {
                 let bucket = format!("bucket-{}", e.bucket());
-                if wanted_dirs
-                    .iter()
-                    .any(|d| d == &bucket || d.ends_with(&format!("/{bucket}")))
-                {
+                if wanted_dirs.iter().any(|d| in_bucket(d, &bucket)) {
                     acc.notes.push(format!(
                         "changelog file {} of snapshot {id} is not in the artifact",
                         e.file().file_name()
@@ -471,7 +468,7 @@ fn key_entry(
         .collect();
     let delivered_because: Vec<J> = delivered_unread
         .iter()
-        .filter(|u| u.dir == dir || dir.ends_with(&format!("/{}", u.dir)))
+        .filter(|u| in_bucket(dir, &u.dir))
         .map(|u| {
             json!({"snapshot": u.snapshot, "file": u.file, "problem": u.problem,
                    "reason": u.reason.as_str()})
