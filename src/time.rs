@@ -116,6 +116,17 @@ pub fn parse_rfc3339(s: &str) -> Option<i64> {
     Some(days * DAY_MS + ((h * 60 + mi) * 60 + sec) * 1000 + ms - offset_ms)
 }
 
+/// How far apart a file's time and a commit's may be and still be the same moment: zip entries
+/// keep modification times to 2 seconds (`paimon-format.md` §4.1), so a file written at a commit
+/// may carry a time up to this much before or after the commit's.
+pub const FILE_TIME_TOLERANCE_MS: i64 = 2_000;
+
+/// Whether `earlier` (epoch ms) is before `later` by more than [`FILE_TIME_TOLERANCE_MS`]: the
+/// two cannot be the same moment, nor `earlier` the later one.
+pub fn clearly_before(earlier: i64, later: i64) -> bool {
+    earlier.saturating_add(FILE_TIME_TOLERANCE_MS) < later
+}
+
 /// Renders ms as a short human duration (`1 d 2 h`, `35 min`, `4 s`, `250 ms`).
 pub fn format_duration(ms: i64) -> String {
     let neg = ms < 0;
@@ -152,6 +163,19 @@ pub fn format_duration(ms: i64) -> String {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// Times within 2 s of each other (either order) are the same moment; only more than 2 s
+    /// earlier is before. Zip times near the end of time do not overflow.
+    #[test]
+    fn clearly_before_allows_the_two_seconds_of_zip_times() {
+        let t = 1_700_000_000_000;
+        assert!(clearly_before(t - 2_001, t));
+        assert!(!clearly_before(t - 2_000, t));
+        assert!(!clearly_before(t, t));
+        assert!(!clearly_before(t + 2_000, t));
+        assert!(!clearly_before(i64::MAX, i64::MIN));
+        assert!(clearly_before(i64::MIN, i64::MAX));
+    }
 
     #[test]
     fn dates() {

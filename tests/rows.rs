@@ -314,3 +314,68 @@ fn reports_show_the_per_key_table() {
         "id=6 | batch v=r6 | delivered snapshot 9: +I v=r5; snapshot 11: -U v=r5, +U v=r6 | lost +I v=r4"
     ));
 }
+
+const ABANDONED: &str = "warehouses/java09_abandoned_rows.zip";
+
+/// The findings of one table of `java09_abandoned_rows` with `code`.
+fn table_findings(r: &Report, table: &str, code: Code) -> Vec<Finding> {
+    r.all_findings()
+        .filter(|(t, f)| f.code == code && t.is_some_and(|t| t.path.ends_with(table)))
+        .map(|(_, f)| f.clone())
+        .collect()
+}
+
+/// A primary-key table whose writer prepared keys 10-15 and halted before its commit; the
+/// restarted writer deleted 12-13 and upserted 14-15 (`java09_abandoned_rows`, `db.abandoned`,
+/// Java Paimon 0.9). The abandoned files' rows are compared by primary key across both bucket
+/// directories: 10-11 exist only there (a warning), 12-13 were deleted since (counted apart),
+/// 14-15 are in snapshot 3.
+#[test]
+fn rows_of_an_abandoned_commit_are_compared_by_primary_key_and_later_deletions_counted() {
+    let r = report(&fixture(ABANDONED));
+    let found = table_findings(&r, "db.db/abandoned", Code::RowsOnlyInOrphanFiles);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    let f = &found[0];
+    assert_eq!(f.severity, prv::findings::Severity::Warning);
+    assert!(f.message.starts_with("2 keys (id 10..11) exist only in 2 unreferenced data files written before snapshot 3, which does not hold them"), "{}", f.message);
+    assert_eq!(
+        f.evidence,
+        [
+            "2 unreferenced data files written before snapshot 3 hold 6 distinct keys; snapshot 3 lacks 4",
+            "rows compared by primary key",
+            "2 of them deleted later (the last record of the key is a retraction)",
+        ]
+    );
+    let rows = f.rows.as_ref().unwrap();
+    assert_eq!(rows["ranges"], json!([[10, 11]]));
+    assert_eq!(rows["deleted"], 2);
+    assert!(f.related_snapshots.is_empty(), "no OVERWRITE: {f:#?}");
+}
+
+/// A bucket rescale (`ALTER TABLE SET bucket=4`, then INSERT OVERWRITE of keys 0-16) after a
+/// writer prepared keys 10-17 in the 2-bucket layout and halted (`java09_abandoned_rows`,
+/// `db.rescaled`): keys 10-16 are in snapshot 4, some in bucket directories the abandoned files
+/// are not in; only key 17 is missing, and only the OVERWRITE after the files (snapshot 4, not
+/// snapshot 3 before them) may have dropped it on purpose: info, not a warning.
+#[test]
+fn a_key_a_rescale_moved_to_another_bucket_is_not_said_to_be_missing() {
+    let r = report(&fixture(ABANDONED));
+    let found = table_findings(&r, "db.db/rescaled", Code::RowsOnlyInOrphanFiles);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    let f = &found[0];
+    assert_eq!(f.severity, prv::findings::Severity::Info);
+    assert!(f.message.starts_with("1 key (id 17) exists only in 1 unreferenced data file written before snapshot 4, which does not hold it:"), "{}", f.message);
+    assert_eq!(f.rows.as_ref().unwrap()["ranges"], json!([[17, 17]]));
+    assert_eq!(f.related_snapshots, [4]);
+    assert!(
+        f.evidence.iter().any(|e| e
+            == "OVERWRITE snapshot 4 came after these files were written: the rows may have been replaced on purpose"),
+        "{:#?}",
+        f.evidence
+    );
+    assert!(
+        f.evidence.iter().any(|e| e.starts_with("2 unreferenced data files written before snapshot 4 hold 8 distinct keys; snapshot 4 lacks 1")),
+        "{:#?}",
+        f.evidence
+    );
+}

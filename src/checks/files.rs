@@ -5,8 +5,10 @@
 //!   own `remove_orphan_files`, `paimon-format.md` §4.7), with its cause where the artifact shows
 //!   one: left by a rollback (unreferenced manifest lists that build on files other unreferenced
 //!   lists added, which only published snapshots can), by an expiration that did not clean up
-//!   (every data file their lists name is still referenced, and earlier snapshots are gone), else
-//!   a commit that never became durable or was in flight at capture time (by file age). Orphans
+//!   (every data file their lists name is still referenced, and earlier snapshots are gone), by
+//!   an OVERWRITE (the changelog its writer produced, which Paimon's overwrite never commits,
+//!   §4.7: tied by the writer UUID of the data files the OVERWRITE added, §1.2), else a commit
+//!   that never became durable or was in flight at capture time (by file age). Orphans
 //!   that the lost-changelog check tied to a commit are reported there instead.
 //! * `artifact-incomplete` — the artifact lacks whole directories a check needs (`manifest/`,
 //!   the bucket directories, the roots of external data paths, §1.3), so those checks cannot
@@ -16,7 +18,11 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::findings::{Clock, Code, Finding, Severity};
-use crate::timeline::files::{BranchFiles, Dangling, Holder, OrphanKind, RootFiles, Unusable};
+use crate::paimon::snapshot::CommitKind;
+use crate::time::{clearly_before, FILE_TIME_TOLERANCE_MS};
+use crate::timeline::files::{
+    writer_uuid, BranchFiles, Dangling, Holder, OrphanKind, RootFiles, Unusable,
+};
 use crate::timeline::Timeline;
 
 /// Shown per finding before the list is cut (the JSON keeps every file).
@@ -195,6 +201,10 @@ enum Cause {
     /// Of expired snapshots whose files were not cleaned: every data file their lists name is
     /// still referenced by the retained snapshots, and snapshots below the earliest are gone.
     Expired,
+    /// Changelog files the writer of this OVERWRITE snapshot wrote (they share its added data
+    /// files' writer UUID, `paimon-format.md` §1.2), which Paimon's overwrite never commits
+    /// (§4.7, `FileStoreCommitImpl.overwrite`).
+    OverwriteChangelog(i64),
     /// No such evidence; written around or after the newest snapshot (in flight, or its
     /// writer died).
     Young,
@@ -276,6 +286,55 @@ fn published_ghosts<'r>(timelines: &[&Timeline], root: &'r RootFiles) -> HashMap
     out
 }
 
+/// The OVERWRITE snapshot whose writer wrote each unreferenced changelog file: one whose added
+/// data files share the changelog file's writer UUID (`paimon-format.md` §1.2). Paimon's overwrite
+/// commits the data files and leaves the changelog its writer produced (§4.7).
+fn overwrite_changelog<'r>(timelines: &[&Timeline], root: &'r RootFiles) -> HashMap<&'r str, i64> {
+    let mut by_writer: HashMap<&str, i64> = HashMap::new();
+    for t in timelines {
+        let Some(branch) = root.branches.get(&t.location.branch) else {
+            continue;
+        };
+        for (id, s) in &t.snapshots {
+            if s.snapshot.commit_kind != CommitKind::Overwrite {
+                continue;
+            }
+            let Some(files) = branch.snapshots.get(id) else {
+                continue;
+            };
+            for e in files.added(&branch.catalog) {
+                if let Some(u) = writer_uuid(e.file().file_name()) {
+                    by_writer.entry(u).or_insert(*id);
+                }
+            }
+        }
+    }
+    root.orphans
+        .iter()
+        .filter(|o| o.kind == OrphanKind::Changelog)
+        .filter_map(|o| {
+            let id = writer_uuid(crate::warehouse::split_parent(&o.relative).1)
+                .and_then(|u| by_writer.get(u))?;
+            Some((o.relative.as_str(), *id))
+        })
+        .collect()
+}
+
+/// What the table's streaming readers make of an OVERWRITE snapshot, by its
+/// `streaming-read-overwrite` option (`paimon-format.md` §4.7).
+fn streaming_overwrite(timelines: &[&Timeline]) -> String {
+    let set = timelines
+        .first()
+        .and_then(|t| t.latest_schema())
+        .and_then(|s| s.options.get("streaming-read-overwrite"))
+        .is_some_and(|v| v.eq_ignore_ascii_case("true"));
+    if set {
+        "the table sets streaming-read-overwrite=true: its streaming readers read an OVERWRITE's delta (its data files), not these changelog files".to_string()
+    } else {
+        "the table does not set streaming-read-overwrite (default false): its streaming readers skip OVERWRITE snapshots".to_string()
+    }
+}
+
 /// `orphan-file`: unreferenced files, grouped by kind and likely cause.
 pub fn orphans(
     timelines: &[&Timeline],
@@ -302,6 +361,7 @@ pub fn orphans(
     let hidden_lists = unreadable("manifest list");
     let hidden_manifests = hidden_lists || unreadable("manifest");
     let published = published_ghosts(timelines, root);
+    let overwrites = overwrite_changelog(timelines, root);
     let mut groups: BTreeMap<(OrphanKind, Cause), Vec<&crate::timeline::files::Orphan>> =
         BTreeMap::new();
     let mut owned_by_unreadable: Vec<(&crate::timeline::files::Orphan, Option<i64>)> = Vec::new();
@@ -321,12 +381,14 @@ pub fn orphans(
             owned_by_unreadable.push((o, owner));
             continue;
         }
-        let cause = match published.get(o.relative.as_str()) {
-            Some(c) => *c,
-            None => match (o.modified, newest_commit) {
-                (Some(m), Some(n)) if m.to_utc_millis(offset).saturating_add(2_000) >= n => {
-                    Cause::Young
-                }
+        let cause = match (
+            published.get(o.relative.as_str()),
+            overwrites.get(o.relative.as_str()),
+        ) {
+            (Some(c), _) => *c,
+            (None, Some(id)) => Cause::OverwriteChangelog(*id),
+            (None, None) => match (o.modified, newest_commit) {
+                (Some(m), Some(n)) if !clearly_before(m.to_utc_millis(offset), n) => Cause::Young,
                 (Some(_), Some(_)) => Cause::Old,
                 _ => Cause::Unknown,
             },
@@ -342,7 +404,14 @@ pub fn orphans(
         let expired_text = format!(
             "left by snapshots that were expired without clean-up: every data file their manifest lists name is still referenced by the retained snapshots, so they describe states older than the earliest retained snapshot {earliest}, whose snapshot files were removed without the files only they used"
         );
+        let overwrite_text = match cause_kind {
+            Cause::OverwriteChangelog(id) => format!(
+                "written by the writer of OVERWRITE snapshot {id} (they share the writer UUID of data files it added), and Paimon's overwrite commits no changelog: no failure left them"
+            ),
+            _ => String::new(),
+        };
         let cause = match cause_kind {
+            Cause::OverwriteChangelog(_) => overwrite_text.as_str(),
             Cause::Young => "written around or after the newest snapshot (zip times have 2 s precision): a commit in flight when the artifact was captured, or one whose writer died before publishing it",
             Cause::Old => "older than the newest snapshot: a commit that never became durable and was not re-committed, or an interrupted compaction or expiration",
             Cause::Unknown => "no modification time to compare with the snapshots, so the cause is unknown: a commit in flight at capture time, one that never became durable, or an interrupted compaction or expiration",
@@ -365,6 +434,7 @@ pub fn orphans(
             ),
             match (kind, cause_kind) {
                 (_, Cause::RolledBack) => "Harmless for readers of the retained snapshots; they hold the rolled-back snapshots' changes, so keep them if those must be recovered. remove_orphan_files (dry run first) reclaims the space.",
+                (_, Cause::OverwriteChangelog(_)) => "Nothing to recover: an OVERWRITE's changes never reach streaming readers through changelog files. remove_orphan_files (dry run first) reclaims the space.",
                 (_, Cause::Expired) => "Harmless for readers of the retained snapshots (a streaming reader that had not yet read those snapshots has already lost them to the expiration); remove_orphan_files (dry run first) reclaims the space.",
                 (OrphanKind::Changelog, _) => "Unreferenced changelog means some changes were never delivered to streaming readers: find the commit that wrote them (the writer's log at that time) before cleaning up. remove_orphan_files (dry run first, older_than past the incident) deletes them once you are sure.",
                 _ if young => "Nothing to do if the writer was running at capture time; otherwise remove_orphan_files (dry run first) cleans them up once they are older than its older_than threshold.",
@@ -382,13 +452,17 @@ pub fn orphans(
             Cause::Expired => {
                 f = f.evidence(format!("every data file their manifest lists name is referenced by a retained snapshot; the earliest retained snapshot is {earliest}"));
             }
+            Cause::OverwriteChangelog(id) => {
+                f = f.evidence(format!("Paimon's FileStoreCommitImpl.overwrite commits only the data files of snapshot {id}; it logs \"Overwrite mode currently does not commit any changelog\" and leaves the changelog files its writer produced"));
+                f = f.evidence(streaming_overwrite(timelines));
+            }
             Cause::Young | Cause::Old | Cause::Unknown => {}
         }
         for o in files.iter().take(EVIDENCE_FILES) {
             let age = match (o.modified, newest_commit) {
                 (Some(m), Some(n)) => {
                     let d = n.saturating_sub(m.to_utc_millis(offset));
-                    if d.abs() < 2_000 {
+                    if d.abs() < FILE_TIME_TOLERANCE_MS {
                         "written within 2 s of the newest snapshot".to_string()
                     } else if d >= 0 {
                         format!(

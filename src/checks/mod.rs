@@ -87,15 +87,14 @@ impl Unknowable {
         if self.everything {
             return Some(None);
         }
-        let tolerance = 2_000;
         let Some(m) = modified.map(|m| m.to_utc_millis(self.zip_offset)) else {
             return self.windows.first().map(|w| Some(w.0));
         };
         self.windows
             .iter()
             .find(|(_, lo, hi)| {
-                lo.is_none_or(|lo| m.saturating_add(tolerance) >= lo)
-                    && hi.is_none_or(|hi| m <= hi.saturating_add(tolerance))
+                lo.is_none_or(|lo| !crate::time::clearly_before(m, lo))
+                    && hi.is_none_or(|hi| !crate::time::clearly_before(hi, m))
             })
             .map(|w| Some(w.0))
     }

@@ -467,11 +467,12 @@ pub fn orphan_rows(e: &OrphanRows) -> Finding {
     let n = shown.len();
     let message = if now.exact {
         format!(
-            "{n} {identity}{} ({phrase}) exist{} only in {} unreferenced data file{} written before snapshot {latest_id}, which does not hold them: rows a resumed job skipped (a checkpoint published before its commit), or a job that abandoned its commit.",
+            "{n} {identity}{} ({phrase}) exist{} only in {} unreferenced data file{} written before snapshot {latest_id}, which does not hold {}: rows a resumed job skipped (a checkpoint published before its commit), or a job that abandoned its commit.",
             plural(n),
             if n == 1 { "s" } else { "" },
             file_set.len(),
-            plural(file_set.len())
+            plural(file_set.len()),
+            if n == 1 { "it" } else { "them" }
         )
     } else {
         format!(

@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::paimon::snapshot::CommitKind;
 use crate::parquet::LogicalType;
+use crate::time::clearly_before;
 use crate::timeline::files::{Orphan, OrphanKind};
 use crate::warehouse::split_parent;
 
@@ -14,9 +15,6 @@ use super::live::{read_view, TableRef};
 use super::merge::MergeEngine;
 use super::read::KeyColumns;
 use super::Key;
-
-/// Zip times have 2-second precision.
-const TIME_TOLERANCE_MS: i64 = 2_000;
 
 /// What the latest snapshot holds of some identities.
 #[derive(Debug, Clone, PartialEq)]
@@ -69,7 +67,7 @@ pub fn checkpoint_rows(tref: &TableRef<'_>, column: &str, ids: &BTreeSet<Key>) -
     let (removed, overwrites, unknown) = if rest.is_empty() {
         Default::default()
     } else {
-        overwritten(tref, &keys, &rest, None)
+        overwritten(tref, &keys, &rest)
     };
     let mut holder_notes = Vec::new();
     let holders = if missing.is_empty() {
@@ -150,7 +148,7 @@ pub fn orphan_rows(
         .filter(|o| o.kind == OrphanKind::Data && !explained.contains(&o.relative))
         .filter(|o| {
             o.modified
-                .is_some_and(|m| m.to_utc_millis(offset) + TIME_TOLERANCE_MS < latest_time)
+                .is_some_and(|m| clearly_before(m.to_utc_millis(offset), latest_time))
         })
         .collect();
     if candidates.is_empty() {
@@ -178,7 +176,14 @@ pub fn orphan_rows(
             .map(|o| split_parent(&o.relative).0.to_string())
             .collect()
     });
-    let now = live(tref, &keys, &wanted, dirs.as_ref());
+    let mut now = live(tref, &keys, &wanted, dirs.as_ref());
+    if dirs.is_some() && !wanted.is_subset(&now.present) {
+        // A key's bucket directory changes with the bucket count (a rescale) or a cross-partition
+        // update (`paimon-format.md` §1.3): before saying the latest snapshot lacks a key, read
+        // every bucket. The first read, of the orphans' own directories, decides alone only when
+        // it finds every key, the common case (a rewritten abandoned commit).
+        now = live(tref, &keys, &wanted, None);
+    }
     notes.extend(now.notes.iter().cloned());
     let missing: BTreeSet<Key> = wanted.difference(&now.present).cloned().collect();
     if missing.is_empty() {
@@ -195,7 +200,7 @@ pub fn orphan_rows(
         .iter()
         .filter(|(_, sf)| {
             sf.snapshot.commit_kind == CommitKind::Overwrite
-                && oldest.is_some_and(|o| sf.snapshot.time_millis + TIME_TOLERANCE_MS >= o)
+                && oldest.is_some_and(|o| !clearly_before(sf.snapshot.time_millis, o))
         })
         .map(|(id, _)| *id)
         .collect();
@@ -296,13 +301,12 @@ pub fn orphan_identities(
     (out, names, types)
 }
 
-/// Identities that the files deleted by OVERWRITE snapshots (after `after`, epoch ms) held:
-/// key → the OVERWRITE snapshot; and OVERWRITE snapshots whose deleted files are unreadable.
+/// Identities that the files deleted by OVERWRITE snapshots held: key → the first OVERWRITE
+/// snapshot that deleted one; and OVERWRITE snapshots whose deleted files are unreadable.
 pub fn overwritten(
     tref: &TableRef<'_>,
     keys: &KeyColumns,
     wanted: &BTreeSet<Key>,
-    after: Option<i64>,
 ) -> (BTreeMap<Key, i64>, BTreeSet<i64>, BTreeSet<i64>) {
     let spec = tref.read_spec(keys.clone(), false);
     let mut removed = BTreeMap::new();
@@ -310,7 +314,7 @@ pub fn overwritten(
     let mut unknown = BTreeSet::new();
     for (id, sf) in &tref.timeline.snapshots {
         let s = &sf.snapshot;
-        if s.commit_kind != CommitKind::Overwrite || after.is_some_and(|a| s.time_millis < a) {
+        if s.commit_kind != CommitKind::Overwrite {
             continue;
         }
         seen.insert(*id);
