@@ -1,5 +1,5 @@
 //! Ray Data checkpoints published before the Paimon commit (the Ray Data issue described in
-//! `docs/paimon-format.md` §8.3: a row checkpoint written before the sink's commit): the three real
+//! `docs/paimon-format.md` §8.3: a row checkpoint written before the sink's commit): the four real
 //! reproductions in `tests/fixtures/ray/` (Ray 2.60 + pypaimon 2.1, see the README there),
 //! pairing rules, the CLI flag, and variations built in memory from them.
 #![allow(
@@ -353,4 +353,37 @@ fn cli_ray_checkpoint_flag() {
     // --no-rows: metadata only, no Ray finding.
     let (code, out, _) = run_cli(&["check", zip, "--format", "json", "--no-rows"]);
     assert_eq!(code, 0, "{out}");
+}
+
+/// A checkpoint kept after a successful job (`delete_checkpoint_on_success=False`), then an
+/// INSERT OVERWRITE that kept ids 50..99 (`D_overwrite_after_checkpoint.zip`: Ray 2.60 +
+/// pypaimon 2.1, `make_overwrite_after_checkpoint.py`): ids 0..49 are not in snapshot 2, and the
+/// files OVERWRITE snapshot 2 deleted held them. Info, nothing missing, and no advice to drop
+/// the checkpoint or keep unreferenced files (there are none).
+#[test]
+fn ids_an_overwrite_removed_after_the_checkpoint_are_not_missing() {
+    let r = ray("D_overwrite_after_checkpoint");
+    let f = find(&r, Code::CheckpointAheadOfCommit);
+    assert_eq!(f.len(), 1, "{:#?}", r.all_findings().collect::<Vec<_>>());
+    let f = f[0];
+    assert_eq!(f.severity, Severity::Info);
+    assert_eq!(f.related_snapshots, [2]);
+    assert_eq!(
+        f.message,
+        "Ray Data checkpoint ray_checkpoint marks 50 ids done that snapshot 2 does not hold, all removed later by a DELETE or OVERWRITE: the checkpoint is consistent with the table."
+    );
+    assert!(f.remedy.starts_with("Nothing to repair"), "{}", f.remedy);
+    assert!(
+        f.evidence
+            .iter()
+            .any(|e| e == "50 ids removed later by OVERWRITE snapshot 2: not counted"),
+        "{:#?}",
+        f.evidence
+    );
+    let rows = f.rows.as_ref().unwrap();
+    assert_eq!(rows["overwritten"], 50);
+    assert_eq!(rows["ranges"], serde_json::json!([[0, 49]]));
+    let cp = &r.tables[0].ray_checkpoints;
+    assert_eq!((cp[0].ids, cp[0].missing), (100, 0));
+    assert!(find(&r, Code::RowsOnlyInOrphanFiles).is_empty());
 }

@@ -201,7 +201,9 @@ fn ahead_of_commit(
         Code::CheckpointAheadOfCommit,
         severity,
         message,
-        if !rows.now.exact && !unexplained.is_empty() {
+        if unexplained.is_empty() {
+            "Nothing to repair: every id the checkpoint marks done is in the table or was removed by a later DELETE or OVERWRITE. A job resumed from this checkpoint skips those ids, so it does not write the removed rows again; delete the checkpoint directory first if they should come back."
+        } else if !rows.now.exact {
             "Copy the files named above again (whole) and rerun this check before resuming the job from this checkpoint: until their rows are read, it is unknown whether the resume skips rows. Keep the unreferenced data files (no remove_orphan_files) meanwhile."
         } else {
         "Do not resume the job from this checkpoint: delete the checkpoint directory (or rerun without checkpointing) so the rows are written again in one commit. Keep the unreferenced data files (no remove_orphan_files) until the rows are back. Publish row checkpoints only after the Paimon commit succeeds (a commit-first sink marking its snapshot with ray.data.checkpoint.operation-id)."
@@ -819,9 +821,7 @@ mod tests {
             f.message,
             "Ray Data checkpoint ray/ckpt marks 3 ids done that snapshot 5 does not hold, all removed later by a DELETE or OVERWRITE: the checkpoint is consistent with the table."
         );
-        assert!(f
-            .remedy
-            .starts_with("Do not resume the job from this checkpoint"));
+        assert!(f.remedy.starts_with("Nothing to repair"), "{}", f.remedy);
         // Nothing is unexplained: no word on where the missing ids are.
         assert!(
             !f.evidence

@@ -304,10 +304,11 @@ fn spark_table(out: &mut String, t: &TableReport, rows_per_list: usize) {
     out.push('\n');
 }
 
-/// Each Ray Data checkpoint's ids and those not in the latest snapshot.
+/// Each Ray Data checkpoint's ids and those missing: not in the latest snapshot, nor removed by
+/// a later DELETE or OVERWRITE.
 fn ray_table(out: &mut String, t: &TableReport, rows_per_list: usize) {
     out.push_str(
-        "| Ray Data checkpoint | Id column | Files | Ids | Not in the latest snapshot | Paired by |\n\
+        "| Ray Data checkpoint | Id column | Files | Ids | Missing (not removed later) | Paired by |\n\
          |---|---|---:|---:|---:|---|\n",
     );
     for (i, cp) in t.ray_checkpoints.iter().enumerate() {

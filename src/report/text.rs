@@ -137,7 +137,10 @@ fn table(out: &mut String, t: &TableReport) {
                     "{} not found in the readable files (unknown whether the latest snapshot holds them)",
                     cp.missing
                 ),
-                None => format!("{} not in the latest snapshot", cp.missing),
+                None => format!(
+                    "{} missing (not in the latest snapshot, nor removed by a later DELETE or OVERWRITE)",
+                    cp.missing
+                ),
             },
             cp.pairing,
             cp.generation_marker

@@ -555,7 +555,7 @@ fn ray_table(checkpoints: &[RayCheckpointReport]) -> Html {
                     <th>{ "Id column" }</th>
                     <th class="num">{ "Files" }</th>
                     <th class="num">{ "Ids" }</th>
-                    <th class="num">{ "Not in the table" }</th>
+                    <th class="num" title="not in the latest snapshot, nor removed by a later DELETE or OVERWRITE">{ "Missing (not removed later)" }</th>
                     <th>{ "Paired" }</th>
                 </tr>
             </thead>
