@@ -21,7 +21,7 @@ use crate::findings::{Clock, Code, Finding, Severity};
 use crate::paimon::snapshot::CommitKind;
 use crate::time::{clearly_before, FILE_TIME_TOLERANCE_MS};
 use crate::timeline::files::{
-    writer_uuid, BranchFiles, Dangling, Holder, OrphanKind, RootFiles, Unusable,
+    entry_dir, writer_uuid, BranchFiles, Dangling, Holder, Orphan, OrphanKind, RootFiles, Unusable,
 };
 use crate::timeline::Timeline;
 
@@ -204,7 +204,7 @@ enum Cause {
     /// Changelog files the writer of this OVERWRITE snapshot wrote (they share its added data
     /// files' writer UUID, `paimon-format.md` §1.2), which Paimon's overwrite never commits
     /// (§4.7, `FileStoreCommitImpl.overwrite`).
-    OverwriteChangelog(i64),
+    OverwriteChangelog(i64, OverwriteTie),
     /// No such evidence; written around or after the newest snapshot (in flight, or its
     /// writer died).
     Young,
@@ -286,36 +286,127 @@ fn published_ghosts<'r>(timelines: &[&Timeline], root: &'r RootFiles) -> HashMap
     out
 }
 
-/// The OVERWRITE snapshot whose writer wrote each unreferenced changelog file: one whose added
-/// data files share the changelog file's writer UUID (`paimon-format.md` §1.2). Paimon's overwrite
-/// commits the data files and leaves the changelog its writer produced (§4.7).
-fn overwrite_changelog<'r>(timelines: &[&Timeline], root: &'r RootFiles) -> HashMap<&'r str, i64> {
-    let mut by_writer: HashMap<&str, i64> = HashMap::new();
+/// An OVERWRITE snapshot, as far as tying unreferenced changelog files to it goes.
+#[derive(Debug, Default)]
+struct OverwriteCommit<'a> {
+    /// The OVERWRITE snapshot.
+    id: i64,
+    /// Writer UUIDs of the data files it added (`paimon-format.md` §1.2).
+    writers: HashSet<&'a str>,
+    /// Bucket directories whose files it added or deleted (relative to the table root).
+    dirs: HashSet<String>,
+    /// The time of the snapshot before it, and its own.
+    window: (Option<i64>, i64),
+}
+
+/// How an unreferenced changelog file is tied to an OVERWRITE snapshot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum OverwriteTie {
+    /// It shares the writer UUID of data files the OVERWRITE added.
+    Writer,
+    /// It was written in a bucket directory the OVERWRITE changed, after the snapshot before it
+    /// and not after it.
+    Window,
+}
+
+/// The OVERWRITE snapshots of the tables of a root, every branch.
+fn overwrite_commits<'a>(timelines: &[&Timeline], root: &'a RootFiles) -> Vec<OverwriteCommit<'a>> {
+    let mut out = Vec::new();
     for t in timelines {
-        let Some(branch) = root.branches.get(&t.location.branch) else {
-            continue;
-        };
+        let branch = root.branches.get(&t.location.branch);
+        let mut before = None;
         for (id, s) in &t.snapshots {
-            if s.snapshot.commit_kind != CommitKind::Overwrite {
+            let s = &s.snapshot;
+            let previous = before.replace(s.time_millis);
+            if s.commit_kind != CommitKind::Overwrite {
                 continue;
             }
-            let Some(files) = branch.snapshots.get(id) else {
-                continue;
+            let mut commit = OverwriteCommit {
+                id: *id,
+                window: (previous, s.time_millis),
+                ..OverwriteCommit::default()
             };
-            for e in files.added(&branch.catalog) {
-                if let Some(u) = writer_uuid(e.file().file_name()) {
-                    by_writer.entry(u).or_insert(*id);
+            let files = branch.and_then(|b| Some((b.snapshots.get(id)?, &b.catalog)));
+            for e in files
+                .into_iter()
+                .flat_map(|(f, catalog)| f.delta.iter(catalog))
+            {
+                if e.kind() == crate::paimon::manifest::FileKind::Add {
+                    commit.writers.extend(writer_uuid(e.file().file_name()));
                 }
+                commit
+                    .dirs
+                    .extend(entry_dir(root, t.location.root.as_str(), e));
             }
+            out.push(commit);
         }
     }
+    out
+}
+
+impl OverwriteCommit<'_> {
+    /// Whether a file modified at `m` (epoch ms) was written after the snapshot before this one
+    /// and not after this one.
+    fn in_window(&self, m: i64) -> bool {
+        self.window.0.is_none_or(|lo| !clearly_before(m, lo)) && !clearly_before(self.window.1, m)
+    }
+}
+
+/// The OVERWRITE snapshot an unreferenced changelog file (modified at `modified`, epoch ms) is
+/// tied to (§4.7: Paimon's overwrite commits the data files and leaves the changelog its writers
+/// produced): by the writer UUID of data files it added (an `input` producer's writer); else by
+/// a bucket directory it changed and a time after the snapshot before it and not after it (the
+/// changelog of a `lookup` batch writer's compaction, whose files have a UUID of their own), but
+/// only where no unreferenced data file (`data_orphans`: directory, time) of that directory may
+/// be of the same window: a commit that never became durable leaves its data files too, and
+/// its changelog is then as likely its own.
+fn overwrite_tie(
+    commits: &[OverwriteCommit<'_>],
+    relative: &str,
+    modified: Option<i64>,
+    data_orphans: &[(&str, Option<i64>)],
+) -> Option<(i64, OverwriteTie)> {
+    let (dir, name) = crate::warehouse::split_parent(relative);
+    if let Some(c) = writer_uuid(name).and_then(|u| commits.iter().find(|c| c.writers.contains(u)))
+    {
+        return Some((c.id, OverwriteTie::Writer));
+    }
+    let m = modified?;
+    commits
+        .iter()
+        .find(|c| {
+            c.dirs.contains(dir)
+                && c.in_window(m)
+                && !data_orphans
+                    .iter()
+                    .any(|(d, t)| *d == dir && t.is_none_or(|t| c.in_window(t)))
+        })
+        .map(|c| (c.id, OverwriteTie::Window))
+}
+
+/// [`overwrite_tie`] for every unreferenced changelog file of the root.
+fn overwrite_changelog<'r>(
+    timelines: &[&Timeline],
+    root: &'r RootFiles,
+    offset: Option<i64>,
+) -> HashMap<&'r str, (i64, OverwriteTie)> {
+    let commits = overwrite_commits(timelines, root);
+    if commits.is_empty() {
+        return HashMap::new();
+    }
+    let time = |o: &Orphan| o.modified.map(|m| m.to_utc_millis(offset));
+    let data_orphans: Vec<(&str, Option<i64>)> = root
+        .orphans
+        .iter()
+        .filter(|o| o.kind == OrphanKind::Data)
+        .map(|o| (crate::warehouse::split_parent(&o.relative).0, time(o)))
+        .collect();
     root.orphans
         .iter()
         .filter(|o| o.kind == OrphanKind::Changelog)
         .filter_map(|o| {
-            let id = writer_uuid(crate::warehouse::split_parent(&o.relative).1)
-                .and_then(|u| by_writer.get(u))?;
-            Some((o.relative.as_str(), *id))
+            let tie = overwrite_tie(&commits, &o.relative, time(o), &data_orphans)?;
+            Some((o.relative.as_str(), tie))
         })
         .collect()
 }
@@ -361,7 +452,7 @@ pub fn orphans(
     let hidden_lists = unreadable("manifest list");
     let hidden_manifests = hidden_lists || unreadable("manifest");
     let published = published_ghosts(timelines, root);
-    let overwrites = overwrite_changelog(timelines, root);
+    let overwrites = overwrite_changelog(timelines, root, offset);
     let mut groups: BTreeMap<(OrphanKind, Cause), Vec<&crate::timeline::files::Orphan>> =
         BTreeMap::new();
     let mut owned_by_unreadable: Vec<(&crate::timeline::files::Orphan, Option<i64>)> = Vec::new();
@@ -386,7 +477,7 @@ pub fn orphans(
             overwrites.get(o.relative.as_str()),
         ) {
             (Some(c), _) => *c,
-            (None, Some(id)) => Cause::OverwriteChangelog(*id),
+            (None, Some((id, tie))) => Cause::OverwriteChangelog(*id, *tie),
             (None, None) => match (o.modified, newest_commit) {
                 (Some(m), Some(n)) if !clearly_before(m.to_utc_millis(offset), n) => Cause::Young,
                 (Some(_), Some(_)) => Cause::Old,
@@ -405,13 +496,16 @@ pub fn orphans(
             "left by snapshots that were expired without clean-up: every data file their manifest lists name is still referenced by the retained snapshots, so they describe states older than the earliest retained snapshot {earliest}, whose snapshot files were removed without the files only they used"
         );
         let overwrite_text = match cause_kind {
-            Cause::OverwriteChangelog(id) => format!(
+            Cause::OverwriteChangelog(id, OverwriteTie::Writer) => format!(
                 "written by the writer of OVERWRITE snapshot {id} (they share the writer UUID of data files it added), and Paimon's overwrite commits no changelog: no failure left them"
+            ),
+            Cause::OverwriteChangelog(id, OverwriteTie::Window) => format!(
+                "written while OVERWRITE snapshot {id} was being written (after the snapshot before it, not after it), in bucket directories it changed, and Paimon's overwrite commits no changelog: its writer's, not a failure's (no unreferenced data file of those buckets and that time shows another writer)"
             ),
             _ => String::new(),
         };
         let cause = match cause_kind {
-            Cause::OverwriteChangelog(_) => overwrite_text.as_str(),
+            Cause::OverwriteChangelog(..) => overwrite_text.as_str(),
             Cause::Young => "written around or after the newest snapshot (zip times have 2 s precision): a commit in flight when the artifact was captured, or one whose writer died before publishing it",
             Cause::Old => "older than the newest snapshot: a commit that never became durable and was not re-committed, or an interrupted compaction or expiration",
             Cause::Unknown => "no modification time to compare with the snapshots, so the cause is unknown: a commit in flight at capture time, one that never became durable, or an interrupted compaction or expiration",
@@ -434,7 +528,7 @@ pub fn orphans(
             ),
             match (kind, cause_kind) {
                 (_, Cause::RolledBack) => "Harmless for readers of the retained snapshots; they hold the rolled-back snapshots' changes, so keep them if those must be recovered. remove_orphan_files (dry run first) reclaims the space.",
-                (_, Cause::OverwriteChangelog(_)) => "Nothing to recover: an OVERWRITE's changes never reach streaming readers through changelog files. remove_orphan_files (dry run first) reclaims the space.",
+                (_, Cause::OverwriteChangelog(..)) => "Nothing to recover: an OVERWRITE's changes never reach streaming readers through changelog files. remove_orphan_files (dry run first) reclaims the space.",
                 (_, Cause::Expired) => "Harmless for readers of the retained snapshots (a streaming reader that had not yet read those snapshots has already lost them to the expiration); remove_orphan_files (dry run first) reclaims the space.",
                 (OrphanKind::Changelog, _) => "Unreferenced changelog means some changes were never delivered to streaming readers: find the commit that wrote them (the writer's log at that time) before cleaning up. remove_orphan_files (dry run first, older_than past the incident) deletes them once you are sure.",
                 _ if young => "Nothing to do if the writer was running at capture time; otherwise remove_orphan_files (dry run first) cleans them up once they are older than its older_than threshold.",
@@ -452,8 +546,8 @@ pub fn orphans(
             Cause::Expired => {
                 f = f.evidence(format!("every data file their manifest lists name is referenced by a retained snapshot; the earliest retained snapshot is {earliest}"));
             }
-            Cause::OverwriteChangelog(id) => {
-                f = f.evidence(format!("Paimon's FileStoreCommitImpl.overwrite commits only the data files of snapshot {id}; it logs \"Overwrite mode currently does not commit any changelog\" and leaves the changelog files its writer produced"));
+            Cause::OverwriteChangelog(id, _) => {
+                f = f.evidence(format!("Paimon's FileStoreCommitImpl.overwrite commits only the data files of snapshot {id} (and of a compaction it commits right after, as a COMPACT snapshot of the same identifier); it logs \"Overwrite mode currently does not commit any changelog\" and leaves the changelog files its writers produced"));
                 f = f.evidence(streaming_overwrite(timelines));
             }
             Cause::Young | Cause::Old | Cause::Unknown => {}
@@ -583,6 +677,81 @@ mod tests {
             &unknowable,
             &Clock::given(10_000),
         )
+    }
+
+    /// An OVERWRITE snapshot 5 at 10 s (snapshot 4 at 4 s) that added `data-w-0.parquet`
+    /// (writer `w`, a 36-character UUID) and changed `bucket-0`.
+    fn overwrite_5() -> OverwriteCommit<'static> {
+        OverwriteCommit {
+            id: 5,
+            writers: HashSet::from(["00000000-0000-0000-0000-00000000000w"]),
+            dirs: HashSet::from(["bucket-0".to_string()]),
+            window: (Some(4_000), 10_000),
+        }
+    }
+
+    /// A changelog file is an OVERWRITE's by its writer UUID wherever and whenever written; else
+    /// by a bucket directory the OVERWRITE changed and a time from 2 s before the snapshot
+    /// before it to 2 s after it, while no unreferenced data file of that directory may be of
+    /// that time.
+    #[test]
+    fn changelog_is_an_overwrites_by_its_writer_or_its_buckets_and_window() {
+        let commits = [overwrite_5()];
+        let tie = |rel: &str, m: Option<i64>, data: &[(&str, Option<i64>)]| {
+            overwrite_tie(&commits, rel, m, data)
+        };
+        let own = "bucket-9/changelog-00000000-0000-0000-0000-00000000000w-1.parquet";
+        assert_eq!(tie(own, None, &[]), Some((5, OverwriteTie::Writer)));
+        let other = "bucket-0/changelog-11111111-0000-0000-0000-000000000000-0.parquet";
+        let window = Some((5, OverwriteTie::Window));
+        assert_eq!(tie(other, Some(2_000), &[]), window);
+        assert_eq!(tie(other, Some(1_999), &[]), None);
+        assert_eq!(tie(other, Some(12_000), &[]), window);
+        assert_eq!(tie(other, Some(12_001), &[]), None);
+        assert_eq!(tie(other, None, &[]), None);
+        let elsewhere = "bucket-1/changelog-11111111-0000-0000-0000-000000000000-0.parquet";
+        assert_eq!(tie(elsewhere, Some(8_000), &[]), None);
+        // an unreferenced data file of the bucket and the window: another writer's commit
+        assert_eq!(tie(other, Some(8_000), &[("bucket-0", Some(7_000))]), None);
+        assert_eq!(tie(other, Some(8_000), &[("bucket-0", None)]), None);
+        assert_eq!(
+            tie(other, Some(8_000), &[("bucket-0", Some(1_000))]),
+            window
+        );
+        assert_eq!(
+            tie(other, Some(8_000), &[("bucket-1", Some(7_000))]),
+            window
+        );
+        // the first snapshot has no snapshot before it
+        let first = [OverwriteCommit {
+            window: (None, 10_000),
+            ..overwrite_5()
+        }];
+        assert_eq!(
+            overwrite_tie(&first, other, Some(0), &[]),
+            Some((5, OverwriteTie::Window))
+        );
+    }
+
+    /// An OVERWRITE's window runs from the snapshot before it (whatever its kind), or from
+    /// nothing for the first snapshot, to itself.
+    #[test]
+    fn an_overwrites_window_starts_at_the_snapshot_before_it() {
+        let t = timeline(
+            &[],
+            &[
+                (1, "OVERWRITE", "b", i64::MAX, 1_000),
+                (2, "APPEND", "w", 1, 4_000),
+                (3, "COMPACT", "w", 1, 5_000),
+                (4, "OVERWRITE", "b", i64::MAX, 10_000),
+            ],
+            &[],
+        );
+        let windows: Vec<_> = overwrite_commits(&[&t], &RootFiles::default())
+            .iter()
+            .map(|c| (c.id, c.window))
+            .collect();
+        assert_eq!(windows, [(1, (None, 1_000)), (4, (Some(5_000), 10_000))]);
     }
 
     /// [`orphan_report`] as (message, files).
