@@ -19,6 +19,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::findings::{Clock, Code, Finding, Severity};
 use crate::paimon::snapshot::CommitKind;
+use crate::source::FileTime;
 use crate::time::{clearly_before, FILE_TIME_TOLERANCE_MS};
 use crate::timeline::files::{
     entry_dir, writer_uuid, BranchFiles, Dangling, Holder, Orphan, OrphanKind, RootFiles, Unusable,
@@ -426,19 +427,108 @@ fn streaming_overwrite(timelines: &[&Timeline]) -> String {
     }
 }
 
-/// `orphan-file`: unreferenced files, grouped by kind and likely cause.
-pub fn orphans(
+impl Cause {
+    /// Why the files are unreferenced, for the finding's message.
+    fn text(self, earliest: i64) -> String {
+        match self {
+            Cause::OverwriteChangelog(id, OverwriteTie::Writer) => format!(
+                "written by the writer of OVERWRITE snapshot {id} (they share the writer UUID of data files it added), and Paimon's overwrite commits no changelog: no failure left them"
+            ),
+            Cause::OverwriteChangelog(id, OverwriteTie::Window) => format!(
+                "written while OVERWRITE snapshot {id} was being written (after the snapshot before it, not after it), in bucket directories it changed, and Paimon's overwrite commits no changelog: its writer's, not a failure's (no unreferenced data file of those buckets and that time shows another writer)"
+            ),
+            Cause::Young => "written around or after the newest snapshot (zip times have 2 s precision): a commit in flight when the artifact was captured, or one whose writer died before publishing it".to_string(),
+            Cause::Old => "older than the newest snapshot: a commit that never became durable and was not re-committed, or an interrupted compaction or expiration".to_string(),
+            Cause::Unknown => "no modification time to compare with the snapshots, so the cause is unknown: a commit in flight at capture time, one that never became durable, or an interrupted compaction or expiration".to_string(),
+            Cause::RolledBack => "left by a rollback (or snapshot files deleted by hand): they belong to snapshots that were published and later removed (the manifest lists of one build on the files another added, which only a published snapshot allows), and only the snapshot files were deleted".to_string(),
+            Cause::Expired => format!(
+                "left by snapshots that were expired without clean-up: every data file their manifest lists name is still referenced by the retained snapshots, so they describe states older than the earliest retained snapshot {earliest}, whose snapshot files were removed without the files only they used"
+            ),
+        }
+    }
+
+    /// What to do about files of `kind` left this way.
+    fn remedy(self, kind: OrphanKind) -> &'static str {
+        match (kind, self) {
+            (_, Cause::RolledBack) => "Harmless for readers of the retained snapshots; they hold the rolled-back snapshots' changes, so keep them if those must be recovered. remove_orphan_files (dry run first) reclaims the space.",
+            (_, Cause::OverwriteChangelog(..)) => "Nothing to recover: an OVERWRITE's changes never reach streaming readers through changelog files. remove_orphan_files (dry run first) reclaims the space.",
+            (_, Cause::Expired) => "Harmless for readers of the retained snapshots (a streaming reader that had not yet read those snapshots has already lost them to the expiration); remove_orphan_files (dry run first) reclaims the space.",
+            (OrphanKind::Changelog, _) => "Unreferenced changelog means some changes were never delivered to streaming readers: find the commit that wrote them (the writer's log at that time) before cleaning up. remove_orphan_files (dry run first, older_than past the incident) deletes them once you are sure.",
+            (_, Cause::Young) => "Nothing to do if the writer was running at capture time; otherwise remove_orphan_files (dry run first) cleans them up once they are older than its older_than threshold.",
+            _ => "Harmless for readers; remove_orphan_files (dry run first) reclaims the space.",
+        }
+    }
+
+    /// Only unreferenced changelog no cause explains is a warning: changes streaming readers
+    /// may have missed.
+    fn severity(self, kind: OrphanKind) -> Severity {
+        match (kind, self) {
+            (OrphanKind::Changelog, Cause::Old | Cause::Unknown) => Severity::Warning,
+            _ => Severity::Info,
+        }
+    }
+
+    /// The evidence lines that state the cause (before the files).
+    fn evidence(self, kind: OrphanKind, earliest: i64, timelines: &[&Timeline]) -> Vec<String> {
+        let mut out = Vec::new();
+        if matches!(kind, OrphanKind::ManifestList | OrphanKind::Manifest)
+            && matches!(self, Cause::Young | Cause::Old | Cause::Unknown)
+        {
+            out.push("manifest files written for a commit that was not published (see the lost-changelog findings if any)".to_string());
+        }
+        match self {
+            Cause::RolledBack => out.push("their manifest lists build on files that other unreferenced manifest lists added: those commits were published as snapshots, and the snapshots are gone".to_string()),
+            Cause::Expired => out.push(format!("every data file their manifest lists name is referenced by a retained snapshot; the earliest retained snapshot is {earliest}")),
+            Cause::OverwriteChangelog(id, _) => {
+                out.push(format!("Paimon's FileStoreCommitImpl.overwrite commits only the data files of snapshot {id} (and of a compaction it commits right after, as a COMPACT snapshot of the same identifier); it logs \"Overwrite mode currently does not commit any changelog\" and leaves the changelog files its writers produced"));
+                out.push(streaming_overwrite(timelines));
+            }
+            Cause::Young | Cause::Old | Cause::Unknown => {}
+        }
+        out
+    }
+}
+
+/// How long before (or after) the newest snapshot a file was written, to zip-time precision.
+fn age_text(modified: Option<FileTime>, newest_commit: Option<i64>, offset: Option<i64>) -> String {
+    let (Some(m), Some(n)) = (modified, newest_commit) else {
+        return "no modification time recorded".to_string();
+    };
+    let d = n.saturating_sub(m.to_utc_millis(offset));
+    if d.abs() < FILE_TIME_TOLERANCE_MS {
+        "written within 2 s of the newest snapshot".to_string()
+    } else if d >= 0 {
+        format!(
+            "written {} before the newest snapshot",
+            crate::time::format_duration(d)
+        )
+    } else {
+        format!(
+            "written {} after the newest snapshot",
+            crate::time::format_duration(d.saturating_neg())
+        )
+    }
+}
+
+/// Unreferenced files sorted by what can be said of them.
+#[derive(Default)]
+struct Sorted<'r> {
+    /// By kind and cause.
+    groups: BTreeMap<(OrphanKind, Cause), Vec<&'r Orphan>>,
+    /// Files an unreadable snapshot (`Some`), tag or long-lived changelog (`None`) may own.
+    owned_by_unreadable: Vec<(&'r Orphan, Option<i64>)>,
+}
+
+/// Sorts the root's unreferenced files not in `explained` by cause, leaving out those an
+/// unreadable manifest list or manifest may name (counted in the unreadable-file finding).
+fn sort_orphans<'r>(
     timelines: &[&Timeline],
-    root: &RootFiles,
+    root: &'r RootFiles,
     explained: &HashSet<String>,
     unknowable: &super::Unknowable,
-    clock: &Clock,
-) -> Vec<Finding> {
-    let offset = clock.zip_time_offset_minutes;
-    let newest_commit = timelines
-        .iter()
-        .flat_map(|t| t.snapshots.values().map(|s| s.snapshot.time_millis))
-        .max();
+    offset: Option<i64>,
+) -> Sorted<'r> {
+    let newest_commit = newest_commit(timelines);
     // Files a metadata file we could not read might name are not provably orphans: an
     // unreadable manifest list hides manifests and data files, an unreadable manifest hides
     // data files.
@@ -453,9 +543,7 @@ pub fn orphans(
     let hidden_manifests = hidden_lists || unreadable("manifest");
     let published = published_ghosts(timelines, root);
     let overwrites = overwrite_changelog(timelines, root, offset);
-    let mut groups: BTreeMap<(OrphanKind, Cause), Vec<&crate::timeline::files::Orphan>> =
-        BTreeMap::new();
-    let mut owned_by_unreadable: Vec<(&crate::timeline::files::Orphan, Option<i64>)> = Vec::new();
+    let mut sorted = Sorted::default();
     for o in &root.orphans {
         if explained.contains(&o.relative) {
             continue;
@@ -466,10 +554,10 @@ pub fn orphans(
             _ => false,
         };
         if hidden {
-            continue; // counted in the unreadable-file finding
+            continue;
         }
         if let Some(owner) = unknowable.owner(o.modified) {
-            owned_by_unreadable.push((o, owner));
+            sorted.owned_by_unreadable.push((o, owner));
             continue;
         }
         let cause = match (
@@ -484,94 +572,52 @@ pub fn orphans(
                 _ => Cause::Unknown,
             },
         };
-        groups.entry((o.kind, cause)).or_default().push(o);
+        sorted.groups.entry((o.kind, cause)).or_default().push(o);
     }
-    let mut out = Vec::new();
+    sorted
+}
+
+/// The time of the newest snapshot of any branch.
+fn newest_commit(timelines: &[&Timeline]) -> Option<i64> {
+    timelines
+        .iter()
+        .flat_map(|t| t.snapshots.values().map(|s| s.snapshot.time_millis))
+        .max()
+}
+
+/// `orphan-file`: unreferenced files, grouped by kind and likely cause.
+pub fn orphans(
+    timelines: &[&Timeline],
+    root: &RootFiles,
+    explained: &HashSet<String>,
+    unknowable: &super::Unknowable,
+    clock: &Clock,
+) -> Vec<Finding> {
+    let offset = clock.zip_time_offset_minutes;
+    let newest = newest_commit(timelines);
+    let sorted = sort_orphans(timelines, root, explained, unknowable, offset);
     let earliest = timelines.first().and_then(|t| t.earliest()).unwrap_or(0);
-    for ((kind, cause_kind), files) in groups {
-        let young = cause_kind == Cause::Young;
-        let ghost_lists = matches!(kind, OrphanKind::ManifestList | OrphanKind::Manifest)
-            && matches!(cause_kind, Cause::Young | Cause::Old | Cause::Unknown);
-        let expired_text = format!(
-            "left by snapshots that were expired without clean-up: every data file their manifest lists name is still referenced by the retained snapshots, so they describe states older than the earliest retained snapshot {earliest}, whose snapshot files were removed without the files only they used"
-        );
-        let overwrite_text = match cause_kind {
-            Cause::OverwriteChangelog(id, OverwriteTie::Writer) => format!(
-                "written by the writer of OVERWRITE snapshot {id} (they share the writer UUID of data files it added), and Paimon's overwrite commits no changelog: no failure left them"
-            ),
-            Cause::OverwriteChangelog(id, OverwriteTie::Window) => format!(
-                "written while OVERWRITE snapshot {id} was being written (after the snapshot before it, not after it), in bucket directories it changed, and Paimon's overwrite commits no changelog: its writer's, not a failure's (no unreferenced data file of those buckets and that time shows another writer)"
-            ),
-            _ => String::new(),
-        };
-        let cause = match cause_kind {
-            Cause::OverwriteChangelog(..) => overwrite_text.as_str(),
-            Cause::Young => "written around or after the newest snapshot (zip times have 2 s precision): a commit in flight when the artifact was captured, or one whose writer died before publishing it",
-            Cause::Old => "older than the newest snapshot: a commit that never became durable and was not re-committed, or an interrupted compaction or expiration",
-            Cause::Unknown => "no modification time to compare with the snapshots, so the cause is unknown: a commit in flight at capture time, one that never became durable, or an interrupted compaction or expiration",
-            Cause::RolledBack => "left by a rollback (or snapshot files deleted by hand): they belong to snapshots that were published and later removed (the manifest lists of one build on the files another added, which only a published snapshot allows), and only the snapshot files were deleted",
-            Cause::Expired => expired_text.as_str(),
-        };
-        let severity = match (kind, cause_kind) {
-            (OrphanKind::Changelog, Cause::Old | Cause::Unknown) => Severity::Warning,
-            _ => Severity::Info,
-        };
+    let mut out = Vec::new();
+    for ((kind, cause), files) in sorted.groups {
         let total: u64 = files.iter().map(|o| o.size).sum();
         let mut f = Finding::new(
             Code::OrphanFile,
-            severity,
+            cause.severity(kind),
             format!(
-                "{} unreferenced {}{} ({total} bytes): {cause}.",
+                "{} unreferenced {}{} ({total} bytes): {}.",
                 files.len(),
                 kind.as_str(),
                 if files.len() == 1 { "" } else { "s" },
+                cause.text(earliest),
             ),
-            match (kind, cause_kind) {
-                (_, Cause::RolledBack) => "Harmless for readers of the retained snapshots; they hold the rolled-back snapshots' changes, so keep them if those must be recovered. remove_orphan_files (dry run first) reclaims the space.",
-                (_, Cause::OverwriteChangelog(..)) => "Nothing to recover: an OVERWRITE's changes never reach streaming readers through changelog files. remove_orphan_files (dry run first) reclaims the space.",
-                (_, Cause::Expired) => "Harmless for readers of the retained snapshots (a streaming reader that had not yet read those snapshots has already lost them to the expiration); remove_orphan_files (dry run first) reclaims the space.",
-                (OrphanKind::Changelog, _) => "Unreferenced changelog means some changes were never delivered to streaming readers: find the commit that wrote them (the writer's log at that time) before cleaning up. remove_orphan_files (dry run first, older_than past the incident) deletes them once you are sure.",
-                _ if young => "Nothing to do if the writer was running at capture time; otherwise remove_orphan_files (dry run first) cleans them up once they are older than its older_than threshold.",
-                _ => "Harmless for readers; remove_orphan_files (dry run first) reclaims the space.",
-            },
+            cause.remedy(kind),
         )
         .files(files.iter().map(|o| o.relative.clone()));
-        if ghost_lists {
-            f = f.evidence("manifest files written for a commit that was not published (see the lost-changelog findings if any)".to_string());
-        }
-        match cause_kind {
-            Cause::RolledBack => {
-                f = f.evidence("their manifest lists build on files that other unreferenced manifest lists added: those commits were published as snapshots, and the snapshots are gone");
-            }
-            Cause::Expired => {
-                f = f.evidence(format!("every data file their manifest lists name is referenced by a retained snapshot; the earliest retained snapshot is {earliest}"));
-            }
-            Cause::OverwriteChangelog(id, _) => {
-                f = f.evidence(format!("Paimon's FileStoreCommitImpl.overwrite commits only the data files of snapshot {id} (and of a compaction it commits right after, as a COMPACT snapshot of the same identifier); it logs \"Overwrite mode currently does not commit any changelog\" and leaves the changelog files its writers produced"));
-                f = f.evidence(streaming_overwrite(timelines));
-            }
-            Cause::Young | Cause::Old | Cause::Unknown => {}
+        for e in cause.evidence(kind, earliest, timelines) {
+            f = f.evidence(e);
         }
         for o in files.iter().take(EVIDENCE_FILES) {
-            let age = match (o.modified, newest_commit) {
-                (Some(m), Some(n)) => {
-                    let d = n.saturating_sub(m.to_utc_millis(offset));
-                    if d.abs() < FILE_TIME_TOLERANCE_MS {
-                        "written within 2 s of the newest snapshot".to_string()
-                    } else if d >= 0 {
-                        format!(
-                            "written {} before the newest snapshot",
-                            crate::time::format_duration(d)
-                        )
-                    } else {
-                        format!(
-                            "written {} after the newest snapshot",
-                            crate::time::format_duration(d.saturating_neg())
-                        )
-                    }
-                }
-                _ => "no modification time recorded".to_string(),
-            };
+            let age = age_text(o.modified, newest, offset);
             f = f.evidence(format!("{} ({} bytes, {age})", o.relative, o.size));
         }
         if files.len() > EVIDENCE_FILES {
@@ -579,30 +625,37 @@ pub fn orphans(
         }
         out.push(f);
     }
-    if !owned_by_unreadable.is_empty() {
-        let mut f = Finding::new(
-            Code::OrphanFile,
-            Severity::Info,
-            format!(
-                "{} unreferenced file{} may belong to an unreadable snapshot, tag or long-lived changelog, so whether they are orphans cannot be told.",
-                owned_by_unreadable.len(),
-                if owned_by_unreadable.len() == 1 { "" } else { "s" }
-            ),
-            "Do not clean them up until the unreadable metadata file is restored or understood (see the unreadable-file findings).",
-        )
-        .files(owned_by_unreadable.iter().map(|(o, _)| o.relative.clone()));
-        for (o, owner) in owned_by_unreadable.iter().take(EVIDENCE_FILES) {
-            f = f.evidence(match owner {
-                Some(id) => format!("{}: written around unreadable snapshot {id}", o.relative),
-                None => format!(
-                    "{}: an unreadable tag or long-lived changelog may reference it",
-                    o.relative
-                ),
-            });
-        }
-        out.push(f);
-    }
+    out.extend(owned_by_unreadable(&sorted.owned_by_unreadable));
     out
+}
+
+/// The finding for unreferenced files an unreadable snapshot, tag or long-lived changelog may
+/// own: whether they are orphans cannot be told.
+fn owned_by_unreadable(owned: &[(&Orphan, Option<i64>)]) -> Option<Finding> {
+    if owned.is_empty() {
+        return None;
+    }
+    let mut f = Finding::new(
+        Code::OrphanFile,
+        Severity::Info,
+        format!(
+            "{} unreferenced file{} may belong to an unreadable snapshot, tag or long-lived changelog, so whether they are orphans cannot be told.",
+            owned.len(),
+            if owned.len() == 1 { "" } else { "s" }
+        ),
+        "Do not clean them up until the unreadable metadata file is restored or understood (see the unreadable-file findings).",
+    )
+    .files(owned.iter().map(|(o, _)| o.relative.clone()));
+    for (o, owner) in owned.iter().take(EVIDENCE_FILES) {
+        f = f.evidence(match owner {
+            Some(id) => format!("{}: written around unreadable snapshot {id}", o.relative),
+            None => format!(
+                "{}: an unreadable tag or long-lived changelog may reference it",
+                o.relative
+            ),
+        });
+    }
+    Some(f)
 }
 
 #[cfg(test)]
