@@ -429,3 +429,50 @@ fn a_lookup_table_with_held_external_files_has_data_directories() {
         "{ext:#?}"
     );
 }
+
+/// `java09_e_expire_changelog_tag_branch` (Java 0.9, `changelog.num-retained.max` past the
+/// snapshots'): `changelog/changelog-2` outlived snapshot 2 and keeps only its changelog
+/// manifest list (its base and delta lists were deleted with the snapshot, by design), which
+/// names one changelog file. With `drop` (a path suffix) removed from the zip, a hand edit: an
+/// upload that lost the file.
+fn long_lived_changelog_without(drop: &str) -> Report {
+    let entries = common::fixture_entries(
+        "warehouses/java09_e_expire_changelog_tag_branch.zip",
+        |p, b| (!p.ends_with(drop)).then_some(b),
+    );
+    common::analyse(&common::zip_artifact("e.zip", &entries))
+}
+
+/// A long-lived changelog needs its changelog manifest list and the files it names (its base
+/// and delta lists are gone by design for a lookup table, and said nothing of): either missing
+/// is an error naming the long-lived changelog.
+#[test]
+fn a_long_lived_changelogs_missing_list_or_file_is_an_error_its_gone_data_lists_are_not() {
+    let intact = report(&fixture(
+        "warehouses/java09_e_expire_changelog_tag_branch.zip",
+    ));
+    assert!(all(&intact)
+        .iter()
+        .all(|(_, f)| f.code != Code::DanglingReference));
+    for (drop, what) in [
+        (
+            "manifest/manifest-list-069280a4-68bd-4bbd-a5fc-817f71e082f3-4",
+            "manifest list manifest/manifest-list-069280a4-68bd-4bbd-a5fc-817f71e082f3-4 (missing), needed by long-lived changelog 2",
+        ),
+        (
+            "bucket-0/changelog-74e1668b-cefb-4845-9c34-6e09b30f2d81-0.parquet",
+            "bucket-0/changelog-74e1668b-cefb-4845-9c34-6e09b30f2d81-0.parquet",
+        ),
+    ] {
+        let r = long_lived_changelog_without(drop);
+        let dangling: Vec<_> = all(&r)
+            .into_iter()
+            .filter(|(_, f)| f.code == Code::DanglingReference)
+            .collect();
+        assert_eq!(dangling.len(), 1, "{drop}: {dangling:#?}");
+        let f = dangling[0].1;
+        assert_eq!(f.severity, Severity::Error, "{f:#?}");
+        assert!(f.message.starts_with("long-lived changelog 2 references 1 missing file"), "{f:#?}");
+        assert!(text(f).contains(what), "{drop}: {f:#?}");
+    }
+}

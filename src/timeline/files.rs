@@ -1658,6 +1658,23 @@ pub fn names<'a>(entries: impl Iterator<Item = ManifestEntry<'a>>) -> Vec<String
 mod tests {
     use super::*;
 
+    /// A name is referenced as a file (by its catalog id) or as another file's extra file
+    /// (by its text), either alone; a file recorded twice is new only the first time.
+    #[test]
+    fn referenced_names_answer_for_files_and_extra_files_alone() {
+        use crate::timeline::catalog::rows_for_test;
+        let add = FileKind::Add;
+        let (files, rows) = rows_for_test(&[(add, b"p", 0, "a", 0, 0), (add, b"p", 0, "b", 0, 0)]);
+        let file = |i: usize| files.entry(rows[i]).file();
+        let mut r = ReferencedNames::default();
+        assert!(r.insert(file(0)));
+        assert!(!r.insert(file(0)));
+        assert!(r.contains_file(file(0)));
+        assert!(!r.contains_file(file(1)));
+        r.extra.insert("b".into());
+        assert!(r.contains_file(file(1)));
+    }
+
     #[test]
     fn the_latest_live_set_answers_by_partition_bucket_name_and_level() {
         use crate::timeline::catalog::rows_for_test;
