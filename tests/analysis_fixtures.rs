@@ -460,3 +460,40 @@ fn a_lookup_overwrites_uncommitted_changelog_is_no_warning() {
         orphans[0].message
     );
 }
+
+/// One artifact holding the same warehouse twice (`before/` and `after/`, as a CI job that
+/// uploads two captures does): every file name is in both copies, and each copy's manifests
+/// are resolved against its own files. Both copies are healthy, with the same findings.
+#[test]
+fn the_same_warehouse_twice_in_one_artifact_is_healthy_twice() {
+    let mut entries = Vec::new();
+    for copy in ["before", "after"] {
+        entries.extend(common::fixture_entries(
+            "warehouses/java09_a_healthy_pk.zip",
+            |_, b| Some(b),
+        ));
+        for e in entries
+            .iter_mut()
+            .rev()
+            .take_while(|e| !e.name.starts_with(b"before/") && !e.name.starts_with(b"after/"))
+        {
+            e.name = [copy.as_bytes(), b"/", &e.name].concat();
+        }
+    }
+    let r = common::analyse(&common::zip_artifact("twice.zip", &entries));
+    let single = report(&fixture("warehouses/java09_a_healthy_pk.zip"));
+    assert_eq!(r.tables.len(), 2 * single.tables.len());
+    assert_eq!(r.verdict, single.verdict, "{:#?}", codes(&r));
+    let found = |r: &Report| -> Vec<(Code, Severity)> {
+        let mut v: Vec<_> = r
+            .all_findings()
+            .map(|(_, f)| (f.code, f.severity))
+            .collect();
+        v.sort();
+        v
+    };
+    let mut twice = found(&single);
+    twice.extend(found(&single));
+    twice.sort();
+    assert_eq!(found(&r), twice);
+}
