@@ -476,3 +476,70 @@ fn a_long_lived_changelogs_missing_list_or_file_is_an_error_its_gone_data_lists_
         assert!(text(f).contains(what), "{drop}: {f:#?}");
     }
 }
+
+/// `rel` (a fixture under `tests/fixtures/`) with `extra` files added under its table
+/// directory `table` (hand edits: leftovers of commits that failed), analysed.
+fn with_leftovers(rel: &str, table: &str, extra: &[&str]) -> Report {
+    let mut entries = common::fixture_entries(rel, |_, b| Some(b));
+    for name in extra {
+        entries.push(common::zipwriter::Entry::new(
+            &format!("{table}/{name}"),
+            b"leftover".to_vec(),
+        ));
+    }
+    common::analyse(&common::zip_artifact("leftovers.zip", &entries))
+}
+
+/// The orphan findings as (message up to the colon, files).
+fn orphan_kinds(r: &Report) -> Vec<(String, Vec<String>)> {
+    let mut out: Vec<_> = all(r)
+        .into_iter()
+        .filter(|(_, f)| f.code == Code::OrphanFile)
+        .map(|(_, f)| {
+            let head = f.message.split(" (").next().unwrap_or_default().to_string();
+            (head, f.files.clone())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+const LEFTOVER: &str = "00000000-0000-0000-0000-000000000000";
+
+/// With `index-file-in-data-file-dir` (pypaimon 2.1, `pp210_dv_index_in_bucket`) an
+/// unreferenced `index-*` file in a bucket directory is an index file, and any other
+/// unreferenced file there a data file.
+#[test]
+fn leftovers_in_a_bucket_directory_holding_index_files_are_told_by_name() {
+    let index = format!("bucket-0/index-{LEFTOVER}-9");
+    let data = format!("bucket-0/data-{LEFTOVER}-0.parquet");
+    let r = with_leftovers(
+        "writers/pp210_dv_index_in_bucket.zip",
+        "pp210_dv_index_in_bucket/db.db/dv_t",
+        &[&index, &data],
+    );
+    assert_eq!(
+        orphan_kinds(&r),
+        [
+            ("1 unreferenced data file".to_string(), vec![data]),
+            ("1 unreferenced index file".to_string(), vec![index]),
+        ]
+    );
+}
+
+/// An unreferenced file in `statistics/` (an ANALYZE whose commit failed) is an orphan
+/// statistics file; a file in a folder below `manifest/` is no file Paimon references, so no
+/// orphan.
+#[test]
+fn leftover_statistics_are_orphans_and_files_below_manifest_subfolders_are_not() {
+    let stats = format!("statistics/stat-{LEFTOVER}-0");
+    let r = with_leftovers(
+        "warehouses/java09_a_healthy_pk.zip",
+        "java09_a_healthy_pk/db.db/orders",
+        &[&stats, &format!("manifest/tmp/manifest-{LEFTOVER}-0")],
+    );
+    assert_eq!(
+        orphan_kinds(&r),
+        [("1 unreferenced statistics file".to_string(), vec![stats])]
+    );
+}
