@@ -1028,7 +1028,7 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
     /// the artifact instead ([`ExternalRoots::unconfirmed`]).
     fn outside_after_all(&mut self) {
         let unconfirmed = self.external.unconfirmed();
-        if true {
+        if unconfirmed.is_empty() {
             return;
         }
         let paths: HashSet<&str> = unconfirmed.iter().map(|(p, ..)| *p).collect();
