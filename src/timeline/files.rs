@@ -1658,6 +1658,30 @@ pub fn names<'a>(entries: impl Iterator<Item = ManifestEntry<'a>>) -> Vec<String
 mod tests {
     use super::*;
 
+    /// A name that shares another's hash (its high half, and so its first slot) is told apart
+    /// by its text: neither `dirs` nor `find` answer for a file of another name.
+    #[test]
+    fn a_bucket_file_name_sharing_anothers_hash_is_told_apart_by_its_text() {
+        use std::hash::BuildHasher;
+        let artifact = crate::source::Artifact::of_paths(&["t/bucket-0/data-a.parquet"]);
+        let mut files = BucketFiles::of(artifact.listing());
+        files.push(0);
+        files.finish();
+        assert_eq!(
+            files.dirs("data-a.parquet").collect::<Vec<_>>(),
+            ["t/bucket-0"]
+        );
+        assert_eq!(files.find("data-a.parquet"), Some(0));
+        // Move data-a.parquet to the first slot of data-b.parquet, under b's high half.
+        let hash = files.hasher.hash_one("data-b.parquet");
+        let mask = files.table.len() - 1;
+        let held = files.table.iter_mut().find(|(_, f)| *f != 0).unwrap();
+        let f = std::mem::take(held).1;
+        *files.table.get_mut(hash as usize & mask).unwrap() = ((hash >> 32) as u32, f);
+        assert_eq!(files.dirs("data-b.parquet").count(), 0);
+        assert_eq!(files.find("data-b.parquet"), None);
+    }
+
     /// A name is referenced as a file (by its catalog id) or as another file's extra file
     /// (by its text), either alone; a file recorded twice is new only the first time.
     #[test]
