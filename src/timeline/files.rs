@@ -1659,7 +1659,7 @@ mod tests {
     use super::*;
 
     /// A name that shares another's hash (its high half, and so its first slot) is told apart
-    /// by its text: neither `dirs` nor `find` answer for a file of another name.
+    /// by its text: neither `dirs`, `find` nor `find_all` answer for a file of another name.
     #[test]
     fn a_bucket_file_name_sharing_anothers_hash_is_told_apart_by_its_text() {
         use std::hash::BuildHasher;
@@ -1680,6 +1680,7 @@ mod tests {
         *files.table.get_mut(hash as usize & mask).unwrap() = ((hash >> 32) as u32, f);
         assert_eq!(files.dirs("data-b.parquet").count(), 0);
         assert_eq!(files.find("data-b.parquet"), None);
+        assert_eq!(files.find_all(["data-b.parquet"].into_iter()), [None]);
     }
 
     /// A name is referenced as a file (by its catalog id) or as another file's extra file
