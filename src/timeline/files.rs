@@ -1645,15 +1645,6 @@ pub fn entry_dir(root_files: &RootFiles, root: &str, e: ManifestEntry<'_>) -> Op
         .map(|dir| relative_to(root, dir))
 }
 
-/// Sorted, deduplicated names.
-pub fn names<'a>(entries: impl Iterator<Item = ManifestEntry<'a>>) -> Vec<String> {
-    entries
-        .map(|e| e.file().file_name().to_string())
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
