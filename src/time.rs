@@ -127,6 +127,12 @@ pub fn clearly_before(earlier: i64, later: i64) -> bool {
     earlier.saturating_add(FILE_TIME_TOLERANCE_MS) < later
 }
 
+/// Whether a file time `m` (epoch ms) can lie in the window from `lo` to `hi` (either end open
+/// when `None`), within [`FILE_TIME_TOLERANCE_MS`] of either end.
+pub fn in_window(m: i64, lo: Option<i64>, hi: Option<i64>) -> bool {
+    lo.is_none_or(|lo| !clearly_before(m, lo)) && hi.is_none_or(|hi| !clearly_before(hi, m))
+}
+
 /// Renders ms as a short human duration (`1 d 2 h`, `35 min`, `4 s`, `250 ms`).
 pub fn format_duration(ms: i64) -> String {
     let neg = ms < 0;
@@ -175,6 +181,19 @@ mod tests {
         assert!(!clearly_before(t + 2_000, t));
         assert!(!clearly_before(i64::MAX, i64::MIN));
         assert!(clearly_before(i64::MIN, i64::MAX));
+    }
+
+    /// A window takes file times up to 2 s past either end, and none further; an open end
+    /// takes any.
+    #[test]
+    fn a_window_allows_two_seconds_past_either_end() {
+        let (lo, hi) = (10_000, 20_000);
+        assert!(in_window(8_000, Some(lo), Some(hi)));
+        assert!(!in_window(7_999, Some(lo), Some(hi)));
+        assert!(in_window(22_000, Some(lo), Some(hi)));
+        assert!(!in_window(22_001, Some(lo), Some(hi)));
+        assert!(in_window(i64::MIN, None, Some(hi)));
+        assert!(in_window(i64::MAX, Some(lo), None));
     }
 
     #[test]

@@ -40,7 +40,6 @@ use crate::findings::{BatchImpact, ChangelogImpact, Clock, Code, Finding, Impact
 use crate::paimon::manifest::{FileKind, ManifestEntry};
 use crate::paimon::snapshot::{CommitKind, Snapshot};
 use crate::source::FileTime;
-use crate::time::clearly_before;
 use crate::timeline::files::{entry_dir, writer_uuid, BranchFiles, Orphan, OrphanKind, RootFiles};
 use crate::timeline::groups::CommitGroup;
 use crate::timeline::Timeline;
@@ -523,7 +522,7 @@ fn window(ctx: &Ctx<'_>, a: &Append<'_>) -> (Option<i64>, i64) {
 /// Whether a file modified at `m` lies in the commit window (zip-time tolerance either side).
 fn in_window(ctx: &Ctx<'_>, (prev, next): (Option<i64>, i64), m: Option<FileTime>) -> bool {
     m.map(|m| m.to_utc_millis(ctx.clock.zip_time_offset_minutes))
-        .is_some_and(|ms| prev.is_none_or(|p| !clearly_before(ms, p)) && !clearly_before(next, ms))
+        .is_some_and(|ms| crate::time::in_window(ms, prev, Some(next)))
 }
 
 /// The deletion vectors of a lost COMPACT (for a commit already proven lost): an index manifest

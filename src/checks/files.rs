@@ -349,7 +349,7 @@ impl OverwriteCommit<'_> {
     /// Whether a file modified at `m` (epoch ms) was written after the snapshot before this one
     /// and not after this one.
     fn in_window(&self, m: i64) -> bool {
-        self.window.0.is_none_or(|lo| !clearly_before(m, lo)) && !clearly_before(self.window.1, m)
+        crate::time::in_window(m, self.window.0, Some(self.window.1))
     }
 }
 
@@ -417,9 +417,7 @@ fn overwrite_changelog<'r>(
 fn streaming_overwrite(timelines: &[&Timeline]) -> String {
     let set = timelines
         .first()
-        .and_then(|t| t.latest_schema())
-        .and_then(|s| s.options.get("streaming-read-overwrite"))
-        .is_some_and(|v| v.eq_ignore_ascii_case("true"));
+        .is_some_and(|t| t.options.streaming_read_overwrite);
     if set {
         "the table sets streaming-read-overwrite=true: its streaming readers read an OVERWRITE's delta (its data files), not these changelog files".to_string()
     } else {
@@ -519,16 +517,16 @@ struct Sorted<'r> {
     owned_by_unreadable: Vec<(&'r Orphan, Option<i64>)>,
 }
 
-/// Sorts the root's unreferenced files not in `explained` by cause, leaving out those an
-/// unreadable manifest list or manifest may name (counted in the unreadable-file finding).
+/// Sorts the root's unreferenced files not in `explained` by cause (their age against
+/// `newest_commit` where nothing else tells), leaving out those an unreadable manifest list or
+/// manifest may name (counted in the unreadable-file finding).
 fn sort_orphans<'r>(
     timelines: &[&Timeline],
     root: &'r RootFiles,
     explained: &HashSet<String>,
     unknowable: &super::Unknowable,
-    offset: Option<i64>,
+    (newest_commit, offset): (Option<i64>, Option<i64>),
 ) -> Sorted<'r> {
-    let newest_commit = newest_commit(timelines);
     // Files a metadata file we could not read might name are not provably orphans: an
     // unreadable manifest list hides manifests and data files, an unreadable manifest hides
     // data files.
@@ -595,7 +593,7 @@ pub fn orphans(
 ) -> Vec<Finding> {
     let offset = clock.zip_time_offset_minutes;
     let newest = newest_commit(timelines);
-    let sorted = sort_orphans(timelines, root, explained, unknowable, offset);
+    let sorted = sort_orphans(timelines, root, explained, unknowable, (newest, offset));
     let earliest = timelines.first().and_then(|t| t.earliest()).unwrap_or(0);
     let mut out = Vec::new();
     for ((kind, cause), files) in sorted.groups {

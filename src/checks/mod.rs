@@ -92,10 +92,7 @@ impl Unknowable {
         };
         self.windows
             .iter()
-            .find(|(_, lo, hi)| {
-                lo.is_none_or(|lo| !crate::time::clearly_before(m, lo))
-                    && hi.is_none_or(|hi| !crate::time::clearly_before(hi, m))
-            })
+            .find(|(_, lo, hi)| crate::time::in_window(m, *lo, *hi))
             .map(|w| Some(w.0))
     }
 }

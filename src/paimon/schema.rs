@@ -214,6 +214,9 @@ pub struct TableOptions {
     pub file_format: String,
     /// `deletion-vectors.enabled` (default false).
     pub deletion_vectors: bool,
+    /// `streaming-read-overwrite` (default false): streaming readers read an OVERWRITE's delta
+    /// instead of skipping the snapshot (`paimon-format.md` §4.7).
+    pub streaming_read_overwrite: bool,
     /// `precommit-compact` (default false): changelog merged into `compacted-changelog-*` files.
     pub precommit_compact: bool,
     /// `index-file-in-data-file-dir` (default false, 1.1+): index files live in the bucket
@@ -255,6 +258,8 @@ impl TableOptions {
         let write_only = bool_opt(&["write-only"], false, &mut problems);
         let consumer_changelog_only = bool_opt(&["consumer.changelog-only"], false, &mut problems);
         let deletion_vectors = bool_opt(&["deletion-vectors.enabled"], false, &mut problems);
+        let streaming_read_overwrite =
+            bool_opt(&["streaming-read-overwrite"], false, &mut problems);
         let precommit_compact = bool_opt(&["precommit-compact"], false, &mut problems);
         let index_file_in_data_file_dir =
             bool_opt(&["index-file-in-data-file-dir"], false, &mut problems);
@@ -327,6 +332,7 @@ impl TableOptions {
                 }
             }),
             deletion_vectors,
+            streaming_read_overwrite,
             precommit_compact,
             index_file_in_data_file_dir,
             orc_timestamp_ltz_legacy,
