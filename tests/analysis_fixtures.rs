@@ -385,13 +385,9 @@ fn an_unreadable_list_that_hides_no_file_says_nothing_of_uncertain_orphans() {
 fn changelog_an_overwrite_left_behind_is_paimons_design_not_a_failure() {
     let r = common::report(&common::fixture("warehouses/java09_abandoned_rows.zip"));
     let orphans = |table: &str| -> Vec<_> {
-        r.all_findings()
-            .filter(|(t, f)| {
-                f.code == Code::OrphanFile
-                    && t.is_some_and(|t| t.path.ends_with(table))
-                    && f.message.contains("changelog file")
-            })
-            .map(|(_, f)| f.clone())
+        common::table_findings(&r, table, Code::OrphanFile)
+            .into_iter()
+            .filter(|f| f.message.contains("changelog file"))
             .collect()
     };
     let (rescaled, failed): (Vec<_>, Vec<_>) = orphans("db.db/rescaled")

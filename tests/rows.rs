@@ -14,7 +14,7 @@ mod common;
 /// Replaces (`Some`) or drops (`None`) an entry's bytes.
 type Edit = dyn Fn(&str, Vec<u8>) -> Option<Vec<u8>>;
 
-use common::{fixture, open, report, zip_artifact};
+use common::{fixture, open, report, table_findings, zip_artifact};
 use prv::findings::{Code, Finding, Report};
 use prv::source::Artifact;
 use prv::{analyze, AnalysisOptions};
@@ -316,14 +316,6 @@ fn reports_show_the_per_key_table() {
 }
 
 const ABANDONED: &str = "warehouses/java09_abandoned_rows.zip";
-
-/// The findings of one table of `java09_abandoned_rows` with `code`.
-fn table_findings(r: &Report, table: &str, code: Code) -> Vec<Finding> {
-    r.all_findings()
-        .filter(|(t, f)| f.code == code && t.is_some_and(|t| t.path.ends_with(table)))
-        .map(|(_, f)| f.clone())
-        .collect()
-}
 
 /// A primary-key table whose writer prepared keys 10-15 and halted before its commit; the
 /// restarted writer deleted 12-13 and upserted 14-15 (`java09_abandoned_rows`, `db.abandoned`,

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::rc::Rc;
 
-use prv::findings::Report;
+use prv::findings::{Code, Finding, Report};
 use prv::source::{native, Artifact, Input};
 use prv::{analyze, AnalysisOptions, Limits};
 
@@ -94,6 +94,14 @@ pub fn run_cli(args: &[&str]) -> (i32, String, String) {
 /// Analyses a path with the default options (clock = capture time).
 pub fn report(path: &Path) -> Report {
     analyse(&open(path))
+}
+
+/// The findings with `code` of the tables whose path ends in `table`.
+pub fn table_findings(r: &Report, table: &str, code: Code) -> Vec<Finding> {
+    r.all_findings()
+        .filter(|(t, f)| f.code == code && t.is_some_and(|t| t.path.ends_with(table)))
+        .map(|(_, f)| f.clone())
+        .collect()
 }
 
 /// Analyses an artifact with the default options (clock = capture time).
