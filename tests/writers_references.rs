@@ -477,6 +477,37 @@ fn a_long_lived_changelogs_missing_list_or_file_is_an_error_its_gone_data_lists_
     }
 }
 
+/// `java09_b_consumer` (Java 0.9, an append-only `input` table; snapshots 1–3 expired) with the
+/// data file snapshot 1 or 2 wrote, still live, dropped from the zip (a hand edit: an upload that
+/// lost it). No retained delta adds the file, yet every retained snapshot reads it: each of them
+/// needs it, not only the two ends whose live sets are checked.
+#[test]
+fn a_data_file_written_before_the_earliest_snapshot_is_needed_by_every_snapshot_it_is_live_in() {
+    let lost = "bucket-0/data-a79739e4-3011-420c-b116-c4e228974476-1.parquet";
+    let entries = common::fixture_entries("warehouses/java09_b_consumer.zip", |p, b| {
+        (!p.ends_with(lost)).then_some(b)
+    });
+    let r = common::analyse(&common::zip_artifact("b.zip", &entries));
+    let dangling: Vec<_> = all(&r)
+        .into_iter()
+        .filter(|(_, f)| f.code == Code::DanglingReference)
+        .collect();
+    assert_eq!(dangling.len(), 1, "{dangling:#?}");
+    let f = dangling[0].1;
+    assert_eq!(f.severity, Severity::Error, "{f:#?}");
+    assert!(
+        f.message
+            .starts_with("snapshots 4..6 (3 snapshots) reference 1 missing file"),
+        "{f:#?}"
+    );
+    assert!(
+        text(f).contains(&format!(
+            "data file {lost} (missing), needed by snapshots 4..6"
+        )),
+        "{f:#?}"
+    );
+}
+
 /// `rel` (a fixture under `tests/fixtures/`) with `extra` files added under its table
 /// directory `table` (hand edits: leftovers of commits that failed), analysed.
 fn with_leftovers(rel: &str, table: &str, extra: &[&str]) -> Report {

@@ -248,7 +248,6 @@ fn children<'a>(artifact: &'a Artifact, dir: &str) -> Vec<FileEntry<'a>> {
         .collect()
 }
 
-/// Builds small in-memory tables for unit tests of the checks.
 /// [`Timeline::load`]'s state: one method per metadata directory, each adding what it read to
 /// the timeline and what it could not read to its problems.
 struct Loader<'a> {
@@ -477,6 +476,7 @@ impl Loader<'_> {
     }
 }
 
+/// Builds small in-memory tables for unit tests of the checks.
 #[cfg(test)]
 pub(crate) mod testkit {
     use std::rc::Rc;
