@@ -493,3 +493,68 @@ fn the_same_warehouse_twice_in_one_artifact_is_healthy_twice() {
     twice.sort();
     assert_eq!(found(&r), twice);
 }
+
+/// `java09_inflight_orphans` (Java 0.9: six unreferenced data and changelog files, a warning
+/// among them) with one metadata file added that cannot be parsed, a hand edit (an upload cut
+/// it short): a tag, or a long-lived changelog, with the table at `prefix` in the zip. An
+/// unreadable tag or long-lived changelog may reference any of those files, so none is an
+/// orphan any more: one info says whose they may be, and the damaged file is an
+/// `unreadable-file` finding of its own.
+fn orphans_with_unreadable(extra: &str, prefix: &str) -> Report {
+    let table = "java09_inflight_orphans/db.db/inflight/";
+    let fixture = common::open(&fixture("warehouses/java09_inflight_orphans.zip"));
+    let mut entries = Vec::new();
+    for f in fixture.files() {
+        let path = f.path();
+        let bytes = fixture.read(&path, u64::MAX).unwrap();
+        if path.ends_with("snapshot/snapshot-8") {
+            entries.push(common::zipwriter::Entry::new(
+                &format!("{prefix}{extra}"),
+                bytes[..bytes.len() / 2].to_vec(),
+            ));
+        }
+        entries.push(common::zipwriter::Entry::new(
+            &path.replacen(table, prefix, 1),
+            bytes,
+        ));
+    }
+    common::analyse(&common::zip_artifact("inflight.zip", &entries))
+}
+
+#[test]
+fn unreferenced_files_an_unreadable_tag_or_long_lived_changelog_may_hold_are_not_orphans() {
+    let intact = crash("java09_inflight_orphans");
+    assert_eq!(intact.verdict, Verdict::Warn);
+    for prefix in ["java09_inflight_orphans/db.db/inflight/", ""] {
+        for extra in ["tag/tag-nightly", "changelog/changelog-3"] {
+            let ctx = format!("{extra} under {prefix:?}");
+            let r = orphans_with_unreadable(extra, prefix);
+            let orphans: Vec<_> = r
+                .all_findings()
+                .filter(|(_, f)| f.code == Code::OrphanFile)
+                .map(|(_, f)| f)
+                .collect();
+            assert_eq!(orphans.len(), 1, "{ctx}: {orphans:#?}");
+            let f = orphans[0];
+            assert_eq!(f.severity, Severity::Info, "{ctx}: {f:#?}");
+            assert!(
+                f.message
+                    .starts_with("6 unreferenced files may belong to an unreadable"),
+                "{ctx}: {f:#?}"
+            );
+            assert!(
+                f.evidence
+                    .iter()
+                    .all(|e| e
+                        .ends_with(": an unreadable tag or long-lived changelog may reference it")),
+                "{ctx}: {f:#?}"
+            );
+            let unreadable: Vec<_> = r
+                .all_findings()
+                .filter(|(_, f)| f.code == Code::UnreadableFile)
+                .flat_map(|(_, f)| f.files.clone())
+                .collect();
+            assert_eq!(unreadable, vec![extra.to_string()], "{ctx}");
+        }
+    }
+}

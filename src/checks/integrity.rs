@@ -369,8 +369,18 @@ enum Fate {
 /// `unreadable-file` (or `consumer-unreadable`, reported by the consumer check) for each file of
 /// the timeline that could not be read or parsed: an error for a snapshot or a schema, which
 /// Paimon's readers need, a warning for a snapshot hint (Paimon lists `snapshot/` instead) and
-/// for a long-lived changelog.
+/// for a long-lived changelog and a tag (the files they keep alive are then unknown, and
+/// [`super::Unknowable`] calls no unreferenced file an orphan).
 pub fn unreadable_files(t: &Timeline) -> Vec<Finding> {
+    let tags = t.tags.iter().filter_map(|tag| {
+        let error = tag.tag.as_ref().err()?;
+        Some(unreadable(
+            relative(t, &tag.path),
+            error,
+            Severity::Warning,
+            "the files this tag keeps cannot be known, so no unreferenced file of the table is called an orphan",
+        ))
+    });
     t.problems
         .iter()
         .map(|p| {
@@ -399,6 +409,7 @@ pub fn unreadable_files(t: &Timeline) -> Vec<Finding> {
             };
             unreadable(relative(t, &p.path), &p.error, severity, consequence)
         })
+        .chain(tags)
         .collect()
 }
 
