@@ -3,7 +3,9 @@
 //! [`Timeline::load`] reads everything of one [`TableLocation`] that the checks need: schemas
 //! and options, every snapshot, the hints, leftover temp files, consumers, tags and long-lived
 //! changelogs. A file that cannot be read or parsed is kept as a [`FileProblem`] (it becomes an
-//! `unreadable-file` finding) and the rest is loaded regardless.
+//! `unreadable-file` finding) and the rest is loaded regardless. Other files in those
+//! directories (a Hadoop `.crc` beside each file, a copy someone left) are not Paimon's and are
+//! skipped.
 //!
 //! [`groups`] groups snapshots into commits; [`files`] resolves their manifests into the file
 //! graph.
@@ -129,8 +131,6 @@ pub struct Timeline {
     pub long_lived_changelogs: BTreeMap<i64, SnapshotFile>,
     /// `changelog/EARLIEST` and `changelog/LATEST`.
     pub changelog_hints: (Option<Hint>, Option<Hint>),
-    /// Files in this branch's metadata directories that are none of the above.
-    pub unknown_files: Vec<String>,
     /// Files that could not be read or parsed.
     pub problems: Vec<FileProblem>,
 }
@@ -154,7 +154,6 @@ impl Timeline {
                 tags: Vec::new(),
                 long_lived_changelogs: BTreeMap::new(),
                 changelog_hints: (None, None),
-                unknown_files: Vec::new(),
                 problems: Vec::new(),
             },
         };
@@ -305,17 +304,11 @@ impl Loader<'_> {
             .map_err(|e| e.in_file(entry.path()))
     }
 
-    /// A metadata file the directory should not hold.
-    fn unknown(&mut self, entry: FileEntry<'_>) {
-        self.t.unknown_files.push(entry.path());
-    }
-
     /// `schema/schema-N`.
     fn schemas(&mut self) {
         for entry in children(self.artifact, &self.t.location.meta_dir("schema")) {
             let name = entry.name();
             if id_from_file_name(name, "schema-").is_none() {
-                self.unknown(entry);
                 continue;
             }
             if let Some(bytes) = self.read_json(entry) {
@@ -356,8 +349,6 @@ impl Loader<'_> {
                     modified: entry.modified(),
                     content,
                 });
-            } else {
-                self.unknown(entry);
             }
         }
     }
@@ -395,7 +386,6 @@ impl Loader<'_> {
         for entry in children(self.artifact, &self.t.location.meta_dir("consumer")) {
             let name = entry.name();
             let Some(id) = name.strip_prefix(CONSUMER_PREFIX) else {
-                self.unknown(entry);
                 continue;
             };
             let consumer = self.read_parsed(entry, Consumer::parse);
@@ -413,7 +403,6 @@ impl Loader<'_> {
         for entry in children(self.artifact, &self.t.location.meta_dir("tag")) {
             let name = entry.name();
             let Some(tag_name) = name.strip_prefix(TAG_PREFIX) else {
-                self.unknown(entry);
                 continue;
             };
             let tag = self.read_parsed(entry, Tag::parse);
@@ -453,8 +442,6 @@ impl Loader<'_> {
                 } else {
                     self.t.changelog_hints.1 = hint;
                 }
-            } else {
-                self.unknown(entry);
             }
         }
     }
