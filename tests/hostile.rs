@@ -524,6 +524,14 @@ fn hostile_names_are_skipped_with_a_reason_and_never_touch_the_disk() {
 #[test]
 fn broken_paimon_content_is_reported_per_file() {
     let s = Scratch::new("content");
+    let snapshot_5 = fixture_entries(CRASH, |p, b| {
+        p.ends_with("snapshot/snapshot-5").then_some(b)
+    })
+    .remove(0)
+    .data;
+    let EntryData::Bytes(snapshot_5) = snapshot_5 else {
+        panic!("snapshot 5 is bytes")
+    };
     let entries = fixture_entries(CRASH, |p, b| {
         if p.ends_with("snapshot/snapshot-2") {
             return Some(b"{\"id\": 2, \"commitKind\": ".to_vec()); // truncated JSON
@@ -537,6 +545,10 @@ fn broken_paimon_content_is_reported_per_file() {
         }
         if p.ends_with("snapshot/LATEST") {
             return Some(b"99999999999999999999999".to_vec());
+        }
+        if p.ends_with("snapshot/snapshot-4") {
+            // A copy of snapshot 5 under snapshot 4's name (a hand-made "repair").
+            return Some(snapshot_5.clone());
         }
         if p.ends_with("consumer/consumer-cdc-reader") {
             return Some(b"{\"nextSnapshot\": 9223372036854775807}".to_vec());
@@ -569,6 +581,12 @@ fn broken_paimon_content_is_reported_per_file() {
     };
     assert!(has("unreadable-file", "snapshot/snapshot-2"), "{f:#?}");
     assert!(has("unreadable-file", "snapshot/snapshot-3"), "{f:#?}");
+    assert!(
+        f.iter().any(|(c, files, m)| c == "unreadable-file"
+            && files.iter().any(|x| x.ends_with("snapshot/snapshot-4"))
+            && m.contains("the file is named for snapshot 4 but holds snapshot 5")),
+        "{f:#?}"
+    );
     assert!(
         has("consumer-unreadable", "consumer/consumer-deep"),
         "{f:#?}"

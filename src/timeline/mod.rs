@@ -129,8 +129,6 @@ pub struct Timeline {
     pub tags: Vec<TagFile>,
     /// Long-lived changelogs (`changelog/changelog-<id>`), by id.
     pub long_lived_changelogs: BTreeMap<i64, SnapshotFile>,
-    /// `changelog/EARLIEST` and `changelog/LATEST`.
-    pub changelog_hints: (Option<Hint>, Option<Hint>),
     /// Files that could not be read or parsed.
     pub problems: Vec<FileProblem>,
 }
@@ -153,7 +151,6 @@ impl Timeline {
                 consumers: Vec::new(),
                 tags: Vec::new(),
                 long_lived_changelogs: BTreeMap::new(),
-                changelog_hints: (None, None),
                 problems: Vec::new(),
             },
         };
@@ -274,15 +271,13 @@ impl Loader<'_> {
         });
     }
 
-    /// An `EARLIEST` or `LATEST` hint file; a value that does not parse is a problem of the file
-    /// when `report_unparsable` (snapshot hints), else only absent (changelog hints).
-    fn hint(&mut self, entry: FileEntry<'_>, report_unparsable: bool) -> Hint {
+    /// A `snapshot/EARLIEST` or `snapshot/LATEST` hint file; a value that does not parse is a
+    /// problem of the file.
+    fn hint(&mut self, entry: FileEntry<'_>) -> Hint {
         let value = self.read_json(entry).and_then(|b| match parse_hint(&b) {
             Ok(v) => Some(v),
             Err(error) => {
-                if report_unparsable {
-                    self.problem(entry, error);
-                }
+                self.problem(entry, error);
                 None
             }
         });
@@ -329,7 +324,7 @@ impl Loader<'_> {
             if let Some(id) = id_from_file_name(name, "snapshot-") {
                 self.snapshot(entry, id);
             } else if name == "EARLIEST" || name == "LATEST" {
-                let hint = Some(self.hint(entry, true));
+                let hint = Some(self.hint(entry));
                 if name == "EARLIEST" {
                     self.t.earliest_hint = hint;
                 } else {
@@ -414,7 +409,10 @@ impl Loader<'_> {
         }
     }
 
-    /// `changelog/`: the long-lived `changelog-N` files and their hints.
+    /// `changelog/`: the long-lived `changelog-N` files. Their `EARLIEST` and `LATEST` hints
+    /// are not read: like the snapshot hints, Paimon trusts one only when the file it names
+    /// exists and lists the directory otherwise (`paimon-format.md` §1.4, §1.6), and no check
+    /// judges them.
     fn changelog_dir(&mut self) {
         for entry in children(self.artifact, &self.t.location.meta_dir("changelog")) {
             let name = entry.name();
@@ -434,13 +432,6 @@ impl Loader<'_> {
                         );
                     }
                     Err(error) => self.problem(entry, error),
-                }
-            } else if name == "EARLIEST" || name == "LATEST" {
-                let hint = Some(self.hint(entry, false));
-                if name == "EARLIEST" {
-                    self.t.changelog_hints.0 = hint;
-                } else {
-                    self.t.changelog_hints.1 = hint;
                 }
             }
         }
