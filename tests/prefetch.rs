@@ -16,7 +16,9 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use prv::source::{native, Artifact, Input};
-use prv::timeline::prefetch::{is_candidate, PrefetchStats, ThreadedPrefetch};
+use prv::timeline::prefetch::{
+    is_candidate, Decoded, Prefetch, PrefetchStats, Prefetched, ThreadedPrefetch,
+};
 use prv::{analyze, analyze_prefetched, AnalysisOptions, Limits};
 
 /// A fixed clock, so that two runs of the same input are comparable.
@@ -552,4 +554,133 @@ fn a_folder_walked_on_threads_or_filtered_is_the_same_listing() {
         "{refused:?}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A [`Prefetch`] that hands out files decoded beforehand from another copy of the input.
+struct DecodedFrom(std::sync::Mutex<std::collections::HashMap<String, Prefetched>>);
+
+impl Prefetch for DecodedFrom {
+    fn take(&self, path: &str) -> Option<Prefetched> {
+        self.0.lock().unwrap().remove(path)
+    }
+}
+
+/// What a helper decodes is what the analysis uses: with every manifest list and manifest
+/// decoded ahead from the intact `java09_lookup_nowait` and the artifact's own copies of them
+/// overwritten with zeros (same sizes, a hand edit no writer makes), the report is the intact
+/// one, counters included. Decoding any of them again would meet the zeros.
+#[test]
+fn a_file_decoded_ahead_is_used_not_decoded_again() {
+    use prv::paimon::avro::AvroSchemaCache;
+    use prv::paimon::manifest::read_manifest;
+    use prv::paimon::manifest_list::read_manifest_names;
+
+    let limits = Limits::default();
+    let entries = |zeroed: bool| {
+        common::fixture_entries("warehouses/java09_lookup_nowait.zip", |p, b| {
+            Some(if zeroed && is_candidate(p) {
+                vec![0; b.len()]
+            } else {
+                b
+            })
+        })
+    };
+    let intact = common::zip_artifact("a.zip", &entries(false));
+    let source = common::zip_artifact("a.zip", &entries(false));
+    let mut decoded = std::collections::HashMap::new();
+    for f in source.files() {
+        let path = f.path();
+        if !is_candidate(&path) {
+            continue;
+        }
+        let bytes = source.read(&path, u64::MAX).unwrap();
+        let mut cache = AvroSchemaCache::new();
+        let d = if f.name().starts_with("manifest-list-") {
+            Decoded::List(read_manifest_names(&bytes, &mut cache, &limits).unwrap())
+        } else {
+            Decoded::Manifest(read_manifest(&bytes, &mut cache, &limits).unwrap())
+        };
+        let prefetched = Prefetched {
+            decoded: d,
+            bytes_read: bytes.len() as u64,
+            bytes_decompressed: cache.bytes_decompressed(),
+        };
+        decoded.insert(path, prefetched);
+    }
+    assert!(decoded.len() > 50, "{} files decoded ahead", decoded.len());
+    let options = options(&limits);
+    // The report without its `input` (the zipped zeros have another size and digest).
+    let json = |r: &prv::findings::Report| {
+        let mut v: serde_json::Value = serde_json::from_str(&prv::report::json::render(r)).unwrap();
+        v.as_object_mut().unwrap().remove("input");
+        v
+    };
+    let plain = json(&analyze(&intact, &options, &mut |_| {}));
+    let zeroed = common::zip_artifact("a.zip", &entries(true));
+    let ahead = DecodedFrom(std::sync::Mutex::new(decoded));
+    let report = json(&analyze_prefetched(&zeroed, &options, &ahead, &mut |_| {}));
+    assert!(
+        plain == report,
+        "the report differs: stats {} against {}",
+        plain["stats"],
+        report["stats"]
+    );
+    assert!(
+        !plain.to_string().contains("unreadable-file"),
+        "the intact fixture reads cleanly"
+    );
+    let without = prv::report::json::render(&analyze(&zeroed, &options, &mut |_| {}));
+    assert!(
+        without.contains("unreadable-file"),
+        "the zeros are met when nothing was decoded ahead: the test proves nothing"
+    );
+}
+
+/// Helpers stop once the results waiting to be taken hold 64 Ki rows together (about 10 MB):
+/// on `java09_lookup_nowait` with every manifest list and manifest holding its records 1,000
+/// times over (a hand edit, for size), the one helper given a head start decodes only part of
+/// the candidates before it waits, and goes on once results are taken.
+#[test]
+fn helpers_stop_when_the_waiting_results_hold_enough_rows() {
+    let entries = common::fixture_entries("warehouses/java09_lookup_nowait.zip", |path, bytes| {
+        Some(if is_manifest(path) {
+            amplified(bytes, 1000).0
+        } else {
+            bytes
+        })
+    });
+    let zip = Arc::new(common::zip_bytes(&entries));
+    let limits = Limits::default();
+    let prefetch = {
+        let zip = Arc::clone(&zip);
+        ThreadedPrefetch::start(1, &limits, move |l| open_bytes(&zip, l))
+    };
+    prefetch.wait_until_idle();
+    let ahead = prefetch.stats();
+    assert!(
+        ahead.decoded_ahead > 0 && ahead.decoded_ahead + ahead.failed < ahead.candidates,
+        "{ahead:?}"
+    );
+    // Taken in the helper's order (oldest first; the entries' times are equal, so by path),
+    // as the analysis would, up to the first it has not decoded.
+    let artifact = open_bytes(&zip, &limits).unwrap();
+    let mut candidates: Vec<String> = artifact
+        .files()
+        .iter()
+        .map(|f| f.path())
+        .filter(|p| is_candidate(p))
+        .collect();
+    candidates.sort();
+    let mut rows = 0;
+    for path in &candidates {
+        let Some(p) = prefetch.take(path) else { break };
+        rows += p.decoded.rows();
+    }
+    assert!(rows >= 1 << 16, "{rows} rows taken");
+    prefetch.wait_until_idle();
+    let after = prefetch.stats();
+    assert!(
+        after.decoded_ahead > ahead.decoded_ahead,
+        "{ahead:?} then {after:?}"
+    );
 }

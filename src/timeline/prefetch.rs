@@ -513,3 +513,26 @@ mod threaded {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::is_candidate;
+
+    /// Manifest lists and manifests in a `manifest/` directory are decoded ahead; index
+    /// manifests, statistics, files elsewhere named like them and other metadata are not.
+    #[test]
+    fn only_manifest_lists_and_manifests_of_a_manifest_directory_are_candidates() {
+        for (path, candidate) in [
+            ("w/db.db/t/manifest/manifest-list-0a1b-0", true),
+            ("w/db.db/t/manifest/manifest-0a1b-3", true),
+            ("manifest/manifest-0a1b-3", true),
+            ("w/db.db/t/manifest/index-manifest-0a1b-0", false),
+            ("w/db.db/t/manifest/statistics-0a1b-0", false),
+            ("w/db.db/t/bucket-0/manifest-0a1b-3", false),
+            ("w/db.db/t/old-manifest/manifest-0a1b-3", false),
+            ("w/db.db/t/snapshot/snapshot-1", false),
+        ] {
+            assert_eq!(is_candidate(path), candidate, "{path}");
+        }
+    }
+}
