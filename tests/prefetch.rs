@@ -684,3 +684,60 @@ fn helpers_stop_when_the_waiting_results_hold_enough_rows() {
         "{ahead:?} then {after:?}"
     );
 }
+
+/// A latch threads wait on until it is opened.
+#[derive(Default)]
+struct Latch(std::sync::Mutex<bool>, std::sync::Condvar);
+
+impl Latch {
+    fn open(&self) {
+        *self.0.lock().unwrap() = true;
+        self.1.notify_all();
+    }
+    fn wait(&self) {
+        let mut open = self.0.lock().unwrap();
+        while !*open {
+            open = self.1.wait(open).unwrap();
+        }
+    }
+    fn is_open(&self) -> bool {
+        *self.0.lock().unwrap()
+    }
+}
+
+/// Dropping the prefetch waits for a helper that has started (it holds a view of the input
+/// the caller may be about to release): here a helper held inside `open` until the test lets
+/// it go. Until then the drop has not returned; then it does.
+#[test]
+fn dropping_the_prefetch_waits_for_a_helper_that_has_started() {
+    let path = common::fixture("warehouses/java09_lookup_nowait.zip");
+    let started = Arc::new(Latch::default());
+    let release = Arc::new(Latch::default());
+    let open = {
+        let (started, release) = (Arc::clone(&started), Arc::clone(&release));
+        move |l: &Limits| {
+            started.open();
+            release.wait();
+            open_path(&path, l)
+        }
+    };
+    let prefetch = ThreadedPrefetch::start(1, &Limits::default(), open);
+    started.wait();
+    let dropped = Arc::new(Latch::default());
+    let dropper = {
+        let dropped = Arc::clone(&dropped);
+        std::thread::spawn(move || {
+            drop(prefetch);
+            dropped.open();
+        })
+    };
+    // Not a measure of speed: the drop must still be waiting however long this takes.
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    assert!(
+        !dropped.is_open(),
+        "the drop returned while a helper was running"
+    );
+    release.open();
+    dropper.join().unwrap();
+    assert!(dropped.is_open());
+}
