@@ -43,12 +43,14 @@ pub enum Decoded {
 }
 
 impl Decoded {
-    /// The entries it holds (what its memory grows with).
+    /// The entries it holds (what its memory grows with), at least 1: an empty result still
+    /// takes memory while it waits.
     pub fn rows(&self) -> usize {
-        match self {
+        let rows = match self {
             Decoded::List(names) => names.len(),
             Decoded::Manifest(entries) => entries.len(),
-        }
+        };
+        rows.max(1)
     }
 
     /// The manifest list's names, if it was decoded as one.
@@ -117,16 +119,13 @@ mod threaded {
     use crate::paimon::manifest_list::read_manifest_names;
     use crate::source::Artifact;
 
-    /// How many candidates a helper may decode ahead of the analysis before it waits for the
-    /// analysis to take some (bounds the memory of results waiting to be taken).
-    const MAX_WAITING: usize = 1 << 16;
-
     /// How many candidates past the newest the analysis asked for a helper leaves to it.
     const LEAD: usize = 8;
 
-    /// How many rows (manifest entries, manifest-list entries) the waiting results may hold
-    /// together before a helper waits: a decoded entry is ~160 bytes, so ~10 MB, a hundred
-    /// manifests of a wide table ahead of the analysis.
+    /// How many rows (manifest entries, manifest-list entries; an empty result counts as one)
+    /// the waiting results may hold together before a helper waits for the analysis to take
+    /// some: a decoded entry is ~160 bytes, so ~10 MB, a hundred manifests of a wide table
+    /// ahead of the analysis.
     const MAX_WAITING_ROWS: usize = 1 << 16;
 
     enum Slot {
@@ -146,9 +145,7 @@ mod threaded {
         /// Candidates `next..` are the ones no helper has looked at yet (helpers take the
         /// oldest first).
         next: usize,
-        /// Decoded results not yet taken.
-        waiting: usize,
-        /// Rows those results hold ([`Decoded::rows`]).
+        /// Rows the decoded results not yet taken hold ([`Decoded::rows`]).
         waiting_rows: usize,
         /// One past the newest candidate the analysis asked for, once it asked for one.
         asked: Option<usize>,
@@ -172,7 +169,7 @@ mod threaded {
     impl State {
         /// Whether the results waiting to be taken are as many as a helper may keep.
         fn is_full(&self) -> bool {
-            self.waiting >= MAX_WAITING || self.waiting_rows >= MAX_WAITING_ROWS
+            self.waiting_rows >= MAX_WAITING_ROWS
         }
     }
 
@@ -259,7 +256,6 @@ mod threaded {
                 };
             }
             if done {
-                state.waiting += 1;
                 state.waiting_rows += rows;
                 state.stats.decoded_ahead += 1;
             } else {
@@ -337,7 +333,6 @@ mod threaded {
                 state: Mutex::new(State {
                     slots: Vec::new(),
                     next: 0,
-                    waiting: 0,
                     waiting_rows: 0,
                     asked: None,
                     busy: 0,
@@ -474,7 +469,6 @@ mod threaded {
                 match std::mem::replace(slot, Slot::Gone) {
                     Slot::Queued | Slot::Gone => return None,
                     Slot::Done(p) => {
-                        state.waiting = state.waiting.saturating_sub(1);
                         state.waiting_rows = state.waiting_rows.saturating_sub(p.decoded.rows());
                         state.stats.taken += 1;
                         drop(state);
