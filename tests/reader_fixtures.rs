@@ -170,6 +170,24 @@ fn scenario_fixtures_match_scenarios_json() {
     assert!(n > 0);
 }
 
+/// Every table and branch of the artifact, loaded.
+fn load_timelines(artifact: &prv::source::Artifact) -> Vec<Timeline> {
+    discover(artifact)
+        .tables
+        .iter()
+        .map(|l| Timeline::load(artifact, l))
+        .collect()
+}
+
+/// The timelines by table root (main and its branches together).
+fn by_root(timelines: &[Timeline]) -> BTreeMap<&str, Vec<&Timeline>> {
+    let mut out: BTreeMap<&str, Vec<&Timeline>> = BTreeMap::new();
+    for t in timelines {
+        out.entry(t.location.root.as_str()).or_default().push(t);
+    }
+    out
+}
+
 /// Every snapshot's delta and changelog files, compared with fastavro's decoding.
 #[test]
 fn file_graph_matches_an_independent_decoder() {
@@ -180,17 +198,9 @@ fn file_graph_matches_an_independent_decoder() {
     let mut compacts_with_changelog = 0;
     for (zip, tables) in expected.as_object().unwrap() {
         let artifact = open(&fixture(zip));
-        let discovery = discover(&artifact);
         let mut store = ManifestStore::new();
-        let timelines: Vec<Timeline> = discovery
-            .tables
-            .iter()
-            .map(|l| Timeline::load(&artifact, l))
-            .collect();
-        let mut by_root: BTreeMap<&str, Vec<&Timeline>> = BTreeMap::new();
-        for t in &timelines {
-            by_root.entry(t.location.root.as_str()).or_default().push(t);
-        }
+        let timelines = load_timelines(&artifact);
+        let by_root = by_root(&timelines);
         for (key, snaps) in tables.as_object().unwrap() {
             let (root, branch) = key.split_once('#').unwrap();
             let tls = &by_root[root];
@@ -266,16 +276,8 @@ fn ghost_commits_name_the_snapshots_their_committer_published() {
         "writers/rs040_rollback_inflight.zip",
     ] {
         let artifact = open(&fixture(zip));
-        let timelines: Vec<Timeline> = discover(&artifact)
-            .tables
-            .iter()
-            .map(|l| Timeline::load(&artifact, l))
-            .collect();
-        let mut by_root: BTreeMap<&str, Vec<&Timeline>> = BTreeMap::new();
-        for t in &timelines {
-            by_root.entry(t.location.root.as_str()).or_default().push(t);
-        }
-        for (root, tls) in by_root {
+        let timelines = load_timelines(&artifact);
+        for (root, tls) in by_root(&timelines) {
             let mut store = ManifestStore::new();
             let files = resolve_root(&artifact, &mut store, root, &tls, &mut || {});
             for ghost in &files.ghosts {
