@@ -502,21 +502,21 @@ fn the_same_warehouse_twice_in_one_artifact_is_healthy_twice() {
 /// `unreadable-file` finding of its own.
 fn orphans_with_unreadable(extra: &str, prefix: &str) -> Report {
     let table = "java09_inflight_orphans/db.db/inflight/";
-    let fixture = common::open(&fixture("warehouses/java09_inflight_orphans.zip"));
-    let mut entries = Vec::new();
-    for f in fixture.files() {
-        let path = f.path();
-        let bytes = fixture.read(&path, u64::MAX).unwrap();
-        if path.ends_with("snapshot/snapshot-8") {
-            entries.push(common::zipwriter::Entry::new(
-                &format!("{prefix}{extra}"),
-                bytes[..bytes.len() / 2].to_vec(),
-            ));
+    let mut snapshot = Vec::new();
+    let mut entries = common::fixture_entries("warehouses/java09_inflight_orphans.zip", |p, b| {
+        if p.ends_with("snapshot/snapshot-8") {
+            snapshot.clone_from(&b);
         }
-        entries.push(common::zipwriter::Entry::new(
-            &path.replacen(table, prefix, 1),
-            bytes,
-        ));
+        Some(b)
+    });
+    entries.push(common::zipwriter::Entry::new(
+        &format!("{table}{extra}"),
+        snapshot[..snapshot.len() / 2].to_vec(),
+    ));
+    for e in &mut entries {
+        if let Some(rest) = e.name.strip_prefix(table.as_bytes()) {
+            e.name = [prefix.as_bytes(), rest].concat();
+        }
     }
     common::analyse(&common::zip_artifact("inflight.zip", &entries))
 }

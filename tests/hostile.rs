@@ -524,14 +524,9 @@ fn hostile_names_are_skipped_with_a_reason_and_never_touch_the_disk() {
 #[test]
 fn broken_paimon_content_is_reported_per_file() {
     let s = Scratch::new("content");
-    let snapshot_5 = fixture_entries(CRASH, |p, b| {
-        p.ends_with("snapshot/snapshot-5").then_some(b)
-    })
-    .remove(0)
-    .data;
-    let EntryData::Bytes(snapshot_5) = snapshot_5 else {
-        panic!("snapshot 5 is bytes")
-    };
+    let snapshot_5 = common::open(&fixture(CRASH))
+        .read(&format!("{TABLE}/snapshot/snapshot-5"), u64::MAX)
+        .expect("snapshot 5");
     let entries = fixture_entries(CRASH, |p, b| {
         if p.ends_with("snapshot/snapshot-2") {
             return Some(b"{\"id\": 2, \"commitKind\": ".to_vec()); // truncated JSON

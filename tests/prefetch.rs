@@ -16,9 +16,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use prv::source::{native, Artifact, Input};
-use prv::timeline::prefetch::{
-    is_candidate, Decoded, Prefetch, PrefetchStats, Prefetched, ThreadedPrefetch,
-};
+use prv::timeline::prefetch::{is_candidate, Prefetch, PrefetchStats, ThreadedPrefetch};
 use prv::{analyze, analyze_prefetched, AnalysisOptions, Limits};
 
 /// A fixed clock, so that two runs of the same input are comparable.
@@ -556,25 +554,12 @@ fn a_folder_walked_on_threads_or_filtered_is_the_same_listing() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A [`Prefetch`] that hands out files decoded beforehand from another copy of the input.
-struct DecodedFrom(std::sync::Mutex<std::collections::HashMap<String, Prefetched>>);
-
-impl Prefetch for DecodedFrom {
-    fn take(&self, path: &str) -> Option<Prefetched> {
-        self.0.lock().unwrap().remove(path)
-    }
-}
-
 /// What a helper decodes is what the analysis uses: with every manifest list and manifest
-/// decoded ahead from the intact `java09_lookup_nowait` and the artifact's own copies of them
-/// overwritten with zeros (same sizes, a hand edit no writer makes), the report is the intact
-/// one, counters included. Decoding any of them again would meet the zeros.
+/// decoded ahead by a helper from the intact `java09_lookup_nowait` and the analysed artifact's
+/// copies of them overwritten with zeros (same sizes, a hand edit no writer makes), the report
+/// is the intact one, counters included. Decoding any of them again would meet the zeros.
 #[test]
 fn a_file_decoded_ahead_is_used_not_decoded_again() {
-    use prv::paimon::avro::AvroSchemaCache;
-    use prv::paimon::manifest::read_manifest;
-    use prv::paimon::manifest_list::read_manifest_names;
-
     let limits = Limits::default();
     let entries = |zeroed: bool| {
         common::fixture_entries("warehouses/java09_lookup_nowait.zip", |p, b| {
@@ -585,29 +570,19 @@ fn a_file_decoded_ahead_is_used_not_decoded_again() {
             })
         })
     };
-    let intact = common::zip_artifact("a.zip", &entries(false));
-    let source = common::zip_artifact("a.zip", &entries(false));
-    let mut decoded = std::collections::HashMap::new();
-    for f in source.files() {
-        let path = f.path();
-        if !is_candidate(&path) {
-            continue;
-        }
-        let bytes = source.read(&path, u64::MAX).unwrap();
-        let mut cache = AvroSchemaCache::new();
-        let d = if f.name().starts_with("manifest-list-") {
-            Decoded::List(read_manifest_names(&bytes, &mut cache, &limits).unwrap())
-        } else {
-            Decoded::Manifest(read_manifest(&bytes, &mut cache, &limits).unwrap())
-        };
-        let prefetched = Prefetched {
-            decoded: d,
-            bytes_read: bytes.len() as u64,
-            bytes_decompressed: cache.bytes_decompressed(),
-        };
-        decoded.insert(path, prefetched);
-    }
-    assert!(decoded.len() > 50, "{} files decoded ahead", decoded.len());
+    let intact = Arc::new(common::zip_bytes(&entries(false)));
+    let zeroed = common::zip_bytes(&entries(true));
+    // The helper decodes the intact copy, to the last candidate, before the analysis starts.
+    let ahead = {
+        let intact = Arc::clone(&intact);
+        ThreadedPrefetch::start(1, &limits, move |l| open_bytes(&intact, l))
+    };
+    ahead.wait_until_idle();
+    let stats = ahead.stats();
+    assert!(
+        stats.decoded_ahead == stats.candidates && stats.candidates > 50,
+        "{stats:?}"
+    );
     let options = options(&limits);
     // The report without its `input` (the zipped zeros have another size and digest).
     let json = |r: &prv::findings::Report| {
@@ -615,10 +590,14 @@ fn a_file_decoded_ahead_is_used_not_decoded_again() {
         v.as_object_mut().unwrap().remove("input");
         v
     };
-    let plain = json(&analyze(&intact, &options, &mut |_| {}));
-    let zeroed = common::zip_artifact("a.zip", &entries(true));
-    let ahead = DecodedFrom(std::sync::Mutex::new(decoded));
-    let report = json(&analyze_prefetched(&zeroed, &options, &ahead, &mut |_| {}));
+    let open = |bytes: &[u8]| open_bytes(bytes, &limits).unwrap();
+    let plain = json(&analyze(&open(&intact), &options, &mut |_| {}));
+    let report = json(&analyze_prefetched(
+        &open(&zeroed),
+        &options,
+        &ahead,
+        &mut |_| {},
+    ));
     assert!(
         plain == report,
         "the report differs: stats {} against {}",
@@ -629,7 +608,7 @@ fn a_file_decoded_ahead_is_used_not_decoded_again() {
         !plain.to_string().contains("unreadable-file"),
         "the intact fixture reads cleanly"
     );
-    let without = prv::report::json::render(&analyze(&zeroed, &options, &mut |_| {}));
+    let without = prv::report::json::render(&analyze(&open(&zeroed), &options, &mut |_| {}));
     assert!(
         without.contains("unreadable-file"),
         "the zeros are met when nothing was decoded ahead: the test proves nothing"
