@@ -21,6 +21,10 @@ pub enum ErrorKind {
     Unsupported,
     /// Something the analysis needs is not in the artifact.
     Missing,
+    /// The artifact's copy of a file could not be extracted intact (a zip entry whose CRC or
+    /// size does not match, whose local header or compressed stream is broken): the copy is
+    /// damaged, which says nothing of the warehouse's own file.
+    Damaged,
 }
 
 impl ErrorKind {
@@ -32,7 +36,16 @@ impl ErrorKind {
             ErrorKind::Limit => "limit",
             ErrorKind::Unsupported => "unsupported",
             ErrorKind::Missing => "missing",
+            ErrorKind::Damaged => "damaged copy",
         }
+    }
+
+    /// Whether an error of this kind is in the file's own bytes, as any reader of the same file
+    /// finds them (malformed or incomplete content): only then may a finding say that Paimon's
+    /// readers fail too. An I/O error, a limit, something this tool does not decode and a
+    /// damaged copy leave the file's content unknown.
+    pub fn is_in_content(self) -> bool {
+        matches!(self, ErrorKind::Format | ErrorKind::Missing)
     }
 }
 
@@ -86,6 +99,16 @@ impl Error {
     /// Something needed is absent.
     pub fn missing(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Missing, message)
+    }
+
+    /// This error, raised while extracting the artifact's copy of a file, as a [`ErrorKind::Damaged`]
+    /// copy where it said the bytes were malformed; other kinds are kept.
+    #[must_use]
+    pub fn in_copy(mut self) -> Self {
+        if self.kind == ErrorKind::Format {
+            self.kind = ErrorKind::Damaged;
+        }
+        self
     }
 
     /// Sets the file this error is about (an artifact path), unless one is already set.

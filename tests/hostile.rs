@@ -427,6 +427,90 @@ fn damaged_entries_become_unreadable_file_findings() {
     }
 }
 
+/// A zip entry that fails its CRC, or that uses a compression method the tool does not decode,
+/// says nothing of the warehouse's own file: its content is unknown, a warning, never "Paimon's
+/// readers fail too". A file whose own bytes are malformed (cut short, with the zip's CRC of
+/// the cut bytes) still is that error.
+#[test]
+fn a_copy_the_zip_damaged_is_unknown_not_an_error() {
+    let s = Scratch::new("copy");
+    let mut entries = fixture_entries("warehouses/java09_b_consumer.zip", |path, b| {
+        // Cut short in the warehouse itself: the zip holds the short file faithfully.
+        Some(if path.ends_with("snapshot/snapshot-4") {
+            b[..b.len() / 2].to_vec()
+        } else {
+            b
+        })
+    });
+    let mut damage = |suffix: &str, edit: &dyn Fn(&mut Entry)| {
+        let e = entries
+            .iter_mut()
+            .find(|e| String::from_utf8_lossy(&e.name).ends_with(suffix))
+            .unwrap();
+        edit(e);
+    };
+    let crc = |e: &mut Entry| e.declared_crc = Some(0xdead_beef);
+    damage("snapshot/snapshot-5", &crc);
+    damage(
+        "manifest-list-06064c17-8917-4d07-8023-731ce98b6ea6-16",
+        &crc,
+    );
+    damage("consumer/consumer-lagging-reader", &crc);
+    damage("schema/schema-0", &|e: &mut Entry| e.method = Some(98)); // PPMd
+    let out = run_cli(&s.zip("copy.zip", &entries), &[]);
+    let v = json(&out);
+    let mut seen = Vec::new();
+    for t in v["tables"].as_array().unwrap() {
+        for f in t["findings"].as_array().unwrap() {
+            let file = f["files"][0].as_str().unwrap_or_default().to_string();
+            let (severity, message) = (
+                f["severity"].as_str().unwrap(),
+                f["message"].as_str().unwrap(),
+            );
+            seen.push((
+                file,
+                f["code"].as_str().unwrap().to_string(),
+                severity.to_string(),
+                message.to_string(),
+            ));
+        }
+    }
+    let find = |suffix: &str| {
+        seen.iter()
+            .find(|(file, code, ..)| file.ends_with(suffix) && code.contains("unreadable"))
+            .unwrap_or_else(|| panic!("{suffix}: {seen:#?}"))
+    };
+    for (suffix, why) in [
+        (
+            "snapshot/snapshot-5",
+            "the artifact's copy of it is damaged",
+        ),
+        (
+            "manifest-list-06064c17-8917-4d07-8023-731ce98b6ea6-16",
+            "the artifact's copy of it is damaged",
+        ),
+        (
+            "consumer/consumer-lagging-reader",
+            "the artifact's copy of it is damaged",
+        ),
+        ("schema/schema-0", "this tool cannot decode it"),
+    ] {
+        let (_, _, severity, message) = find(suffix);
+        assert_eq!(severity, "warning", "{suffix}: {message}");
+        assert!(
+            message.contains(why) && message.contains("is unknown"),
+            "{suffix}: {message}"
+        );
+        assert!(!message.contains("fail"), "{suffix}: {message}");
+    }
+    let (_, _, severity, message) = find("snapshot/snapshot-4");
+    assert_eq!(severity, "error", "{message}");
+    assert!(
+        message.contains("Paimon's readers fail on this snapshot too"),
+        "{message}"
+    );
+}
+
 #[test]
 fn overlapping_and_duplicate_entries_are_reported() {
     let s = Scratch::new("overlap");

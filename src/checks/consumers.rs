@@ -29,6 +29,7 @@ use crate::findings::{
 use crate::timeline::{ConsumerFile, Timeline};
 
 use super::changelog::LostChangelog;
+use super::integrity::{readers_fail, unreadable_remedy};
 use super::relative;
 use crate::time::format_duration;
 
@@ -128,7 +129,8 @@ fn judge_consumer(
 }
 
 /// `consumer-unreadable`: the file cannot be parsed (Paimon retries, then the reader fails to
-/// start).
+/// start), an error; or this copy of it cannot be read (a damaged zip entry, a limit), a warning
+/// that the position is unknown ([`readers_fail`]).
 fn unreadable(
     c: &ConsumerFile,
     e: &Error,
@@ -136,25 +138,35 @@ fn unreadable(
     modified: Option<i64>,
     age: Option<i64>,
 ) -> (ConsumerReport, Vec<Finding>) {
+    let (severity, consequence) = readers_fail(
+        e,
+        Severity::Error,
+        "Paimon retries and then fails the reader's start",
+    );
+    let remedy = if e.kind().is_in_content() {
+        format!(
+            "Stop the reader, then set a known-good position with \
+             CALL sys.reset_consumer(`table` => '<db>.<table>', consumer_id => '{}', \
+             next_snapshot_id => <id>) or delete it (omit next_snapshot_id) and let the \
+             reader start from its startup options.",
+            c.id
+        )
+    } else {
+        unreadable_remedy(e).to_string()
+    };
     let f = Finding::new(
-                        Code::ConsumerUnreadable,
-                        Severity::Error,
-                        format!(
-                            "Consumer {} cannot be read: {}; Paimon retries and then fails the reader's start.",
-                            c.id,
-                            e.problem()
-                        ),
-                        format!(
-                            "Stop the reader, then set a known-good position with \
-                             CALL sys.reset_consumer(`table` => '<db>.<table>', consumer_id => '{}', \
-                             next_snapshot_id => <id>) or delete it (omit next_snapshot_id) and let the \
-                             reader start from its startup options.",
-                            c.id
-                        ),
-                    )
-                    .consumer(c.id.clone())
-                    .files([file.clone()])
-                    .evidence(e.to_string());
+        Code::ConsumerUnreadable,
+        severity,
+        format!(
+            "Consumer {} cannot be read: {}; {consequence}.",
+            c.id,
+            e.problem()
+        ),
+        remedy,
+    )
+    .consumer(c.id.clone())
+    .files([file.clone()])
+    .evidence(e.to_string());
     let report = ConsumerReport {
         id: c.id.clone(),
         next_snapshot: None,

@@ -130,8 +130,10 @@ fn external_outside(
     Some(f)
 }
 
-/// `unreadable-file` for referenced metadata files that are present but cannot be decoded (a
-/// truncated manifest): Paimon's readers fail on every snapshot that names them.
+/// `unreadable-file` for referenced metadata files that are present but cannot be decoded: a
+/// truncated manifest, on which Paimon's readers fail for every snapshot that names it (an
+/// error), or one whose content is unknown, a damaged copy or a codec this tool does not decode
+/// (a warning: [`crate::checks::integrity::readers_fail`]).
 pub fn unreadable_references(branch: &BranchFiles, root: &RootFiles) -> Vec<Finding> {
     let mut by_file: BTreeMap<&str, (Vec<&Holder>, &Dangling, &crate::error::Error)> =
         BTreeMap::new();
@@ -153,12 +155,20 @@ pub fn unreadable_references(branch: &BranchFiles, root: &RootFiles) -> Vec<Find
         .map(|(file, (holders, d, error))| {
             let who: Vec<String> = holders.iter().take(10).map(|h| h.to_string()).collect();
             let more = holders.len().saturating_sub(who.len());
-            let mut f = crate::checks::integrity::unreadable(
-                file.to_string(),
+            let (severity, readers) = crate::checks::integrity::readers_fail(
                 error,
                 Severity::Error,
                 &format!(
-                    "{}{} {} this {}, and Paimon's readers fail on {} too",
+                    "Paimon's readers fail on {} too",
+                    if holders.len() == 1 { "it" } else { "them" }
+                ),
+            );
+            let mut f = crate::checks::integrity::unreadable(
+                file.to_string(),
+                error,
+                severity,
+                format!(
+                    "{}{} {} this {}{}{readers}",
                     who.join(", "),
                     if more > 0 {
                         format!(" (and {more} more)")
@@ -167,7 +177,7 @@ pub fn unreadable_references(branch: &BranchFiles, root: &RootFiles) -> Vec<Find
                     },
                     if holders.len() == 1 { "references" } else { "reference" },
                     d.kind,
-                    if holders.len() == 1 { "it" } else { "them" }
+                    if error.kind().is_in_content() { ", and " } else { "; " },
                 ),
             );
             let snapshots: Vec<i64> = holders

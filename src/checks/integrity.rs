@@ -9,14 +9,16 @@
 //! * `snapshot-temp-file` — `.snapshot-<id>.<uuid>.tmp` is left when a writer dies between
 //!   writing and renaming (§1.4, `FileIO.tryToWriteAtomic`); if no `snapshot-<id>` exists, that
 //!   commit never became durable.
-//! * `unreadable-file` — a file the analysis needed could not be read or parsed; Paimon's own
-//!   readers would fail on it too.
+//! * `unreadable-file` — a file the analysis needed could not be read or parsed: when its own
+//!   bytes are malformed, Paimon's readers fail on it too; when only this copy or this tool
+//!   failed (a damaged zip entry, a compression it does not decode, a limit), its content is
+//!   unknown, and the finding says so as a warning.
 //! * `no-table` — the artifact holds no Paimon table at all.
 //! * `branch-incomplete` — a branch directory with tags but no schema and no snapshot: what a
 //!   `createBranch` from a tag leaves when the tagged snapshot has expired (it copies the tag
 //!   first, then fails on the snapshot; `paimon-format.md` §5.6).
 
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use std::collections::HashSet;
 
 use crate::checks::changelog::display_identifier;
@@ -367,10 +369,12 @@ enum Fate {
 }
 
 /// `unreadable-file` (or `consumer-unreadable`, reported by the consumer check) for each file of
-/// the timeline that could not be read or parsed: an error for a snapshot or a schema, which
-/// Paimon's readers need, a warning for a snapshot hint (Paimon lists `snapshot/` instead) and
-/// for a long-lived changelog and a tag (the files they keep alive are then unknown, and
-/// [`super::Unknowable`] calls no unreferenced file an orphan).
+/// the timeline that could not be read or parsed: an error for a snapshot or a schema whose own
+/// bytes are malformed, which Paimon's readers need, a warning for a snapshot hint (Paimon lists
+/// `snapshot/` instead) and for a long-lived changelog and a tag (the files they keep alive are
+/// then unknown, and [`super::Unknowable`] calls no unreferenced file an orphan). A file whose
+/// content stays unknown (a damaged copy in the zip, a compression this tool does not decode, a
+/// limit) is a warning whatever it is: see [`readers_fail`].
 pub fn unreadable_files(t: &Timeline) -> Vec<Finding> {
     let tags = t.tags.iter().filter_map(|tag| {
         let error = tag.tag.as_ref().err()?;
@@ -391,21 +395,25 @@ pub fn unreadable_files(t: &Timeline) -> Vec<Finding> {
                 // Paimon then lists the directory (`paimon-format.md` §1.4).
                 "snapshot" if name == "EARLIEST" || name == "LATEST" => (
                     Severity::Warning,
-                    "Paimon's readers ignore a hint they cannot read and list snapshot/ instead",
+                    "Paimon's readers ignore a hint they cannot read and list snapshot/ instead"
+                        .to_string(),
                 ),
-                "snapshot" => (
+                "snapshot" => readers_fail(
+                    &p.error,
                     Severity::Error,
                     "Paimon's readers fail on this snapshot too",
                 ),
-                "schema" => (
+                "schema" => readers_fail(
+                    &p.error,
                     Severity::Error,
                     "Paimon cannot open the table with this schema",
                 ),
-                "changelog" => (
+                "changelog" => readers_fail(
+                    &p.error,
                     Severity::Warning,
                     "streaming readers of the long-lived changelog fail here",
                 ),
-                _ => (Severity::Warning, "the analysis skipped it"),
+                _ => (Severity::Warning, "the analysis skipped it".to_string()),
             };
             unreadable(relative(t, &p.path), &p.error, severity, consequence)
         })
@@ -413,18 +421,68 @@ pub fn unreadable_files(t: &Timeline) -> Vec<Finding> {
         .collect()
 }
 
+/// What a finding about an unreadable file may say of Paimon's own readers: `readers` at
+/// `severity` when the error is in the file's own bytes ([`crate::error::ErrorKind::is_in_content`]:
+/// any reader of the file finds them malformed), else a warning saying why the content is
+/// unknown. A zip entry that fails its CRC, a compression method or codec this tool does not
+/// decode, a limit or a failed read are evidence about this copy or this tool, never that the
+/// warehouse's file is broken: saying so would be an error without positive evidence.
+pub fn readers_fail(error: &Error, severity: Severity, readers: &str) -> (Severity, String) {
+    if error.kind().is_in_content() {
+        return (severity, readers.to_string());
+    }
+    let why = match error.kind() {
+        ErrorKind::Damaged => "the artifact's copy of it is damaged",
+        ErrorKind::Unsupported => "this tool cannot decode it",
+        ErrorKind::Limit => "it is larger than the limit this analysis reads",
+        _ => "its bytes could not be read",
+    };
+    (
+        severity.min(Severity::Warning),
+        format!("{why}, so its content, and whether Paimon's readers can read it, is unknown"),
+    )
+}
+
+/// What to do about a file that could not be read, by what went wrong.
+pub fn unreadable_remedy(error: &Error) -> &'static str {
+    match error.kind() {
+        ErrorKind::Damaged | ErrorKind::Io => {
+            "Re-download the artifact, or re-create it from the warehouse (zip -r), and run the \
+             check again: this copy of the file could not be extracted intact."
+        }
+        ErrorKind::Unsupported => {
+            "Re-create the artifact with a compression this tool reads (zip -r uses deflate) and \
+             run the check again; if the file itself uses a format the tool does not decode, \
+             check it with Paimon's own readers."
+        }
+        ErrorKind::Limit => {
+            "Raise the limit named in the evidence (on the CLI: --limit NAME=VALUE) and run the \
+             check again."
+        }
+        ErrorKind::Format | ErrorKind::Missing => {
+            "Check whether the artifact was truncated or damaged in transfer (re-download it); if \
+             the file is damaged in the warehouse itself, restore it from a backup or roll the \
+             table back to a snapshot before it (rollback_to, after a dry run on a copy)."
+        }
+    }
+}
+
 /// An `unreadable-file` finding.
-pub fn unreadable(file: String, error: &Error, severity: Severity, consequence: &str) -> Finding {
+pub fn unreadable(
+    file: String,
+    error: &Error,
+    severity: Severity,
+    consequence: impl AsRef<str>,
+) -> Finding {
     Finding::new(
         Code::UnreadableFile,
         severity,
         format!(
-            "{file} could not be read: {}; {consequence}.",
-            error.problem()
+            "{file} could not be read: {}; {}.",
+            error.problem(),
+            consequence.as_ref()
         ),
-        "Check whether the artifact was truncated or damaged in transfer (re-download it); if the \
-         file is damaged in the warehouse itself, restore it from a backup or roll the table back \
-         to a snapshot before it (rollback_to, after a dry run on a copy).",
+        unreadable_remedy(error),
     )
     .files([file])
     .evidence(format!("{} ({})", error, error.kind().as_str()))
@@ -497,6 +555,53 @@ mod tests {
     use super::*;
     use crate::timeline::files::{GhostCommit, Orphan, OrphanKind};
     use crate::timeline::testkit::{timeline_with_files, timelines_with_files};
+
+    #[test]
+    fn only_an_error_in_the_content_says_readers_fail() {
+        let readers = "Paimon's readers fail too";
+        let cases = [
+            (Error::format("bad JSON"), Severity::Error, readers),
+            (Error::missing("no field id"), Severity::Error, readers),
+            (
+                Error::format("CRC mismatch").in_copy(),
+                Severity::Warning,
+                "the artifact's copy of it is damaged, so",
+            ),
+            (
+                Error::unsupported("method 98"),
+                Severity::Warning,
+                "this tool cannot decode it, so",
+            ),
+            (
+                Error::limit("max-json-bytes", "80 MiB"),
+                Severity::Warning,
+                "larger than the limit",
+            ),
+            (
+                Error::io("short read"),
+                Severity::Warning,
+                "its bytes could not be read, so",
+            ),
+        ];
+        for (error, severity, says) in cases {
+            let (got, text) = readers_fail(&error, Severity::Error, readers);
+            assert_eq!(
+                (got, text.contains(says)),
+                (severity, true),
+                "{error}: {text}"
+            );
+            assert_eq!(
+                readers_fail(&error, Severity::Info, readers).0,
+                Severity::Info
+            );
+            let remedy = unreadable_remedy(&error);
+            assert_eq!(
+                remedy.contains("roll the table back"),
+                error.kind().is_in_content(),
+                "{remedy}"
+            );
+        }
+    }
 
     /// Snapshots 3..=5 of writer `w`, with the given extra files (path under `db.db/t/`).
     fn three_snapshots(raw: &[(&str, &str)]) -> Timeline {

@@ -426,13 +426,26 @@ impl ZipContainer {
         if entry.method != METHOD_STORED || entry.flags & FLAG_ENCRYPTED != 0 {
             return Ok(None);
         }
-        let start = self.data_start(entry)?;
+        let start = self.data_start(entry).map_err(Error::in_copy)?;
         Slice::new(self.data.clone(), start, entry.compressed).map(Some)
     }
 
     /// Reads and inflates an entry, refusing more than `max` bytes, checking its size and CRC
-    /// against what the central directory `declared`.
+    /// against what the central directory `declared`. A malformed entry is a damaged copy
+    /// ([`Error::in_copy`]): the zip's bytes, not the file they hold, are wrong.
     pub fn read(
+        &mut self,
+        index: usize,
+        declared: Declared,
+        max: u64,
+        limits: &Limits,
+    ) -> Result<Vec<u8>> {
+        self.extract(index, declared, max, limits)
+            .map_err(Error::in_copy)
+    }
+
+    /// [`Self::read`], its errors as the zip reader finds them.
+    fn extract(
         &mut self,
         index: usize,
         declared: Declared,
@@ -567,11 +580,12 @@ impl ZipContainer {
                     declared.size
                 ))
             })?;
-        let start = self.data_start(&entry)?;
+        let start = self.data_start(&entry).map_err(Error::in_copy)?;
         match entry.method {
             METHOD_STORED => Ok((read_vec(self.data.as_ref(), start + offset, len)?, len)),
             METHOD_DEFLATE => {
-                let out = inflate_range(self.data.as_ref(), start, entry.compressed, offset, end)?;
+                let out = inflate_range(self.data.as_ref(), start, entry.compressed, offset, end)
+                    .map_err(Error::in_copy)?;
                 Ok((out, end))
             }
             other => Err(Error::unsupported(format!(
