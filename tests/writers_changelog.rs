@@ -474,3 +474,56 @@ fn golden_changelog_family() {
         }
     });
 }
+
+/// The JSON report of j09's option family with `edit` applied to its entries in memory.
+fn edited_option_family(edit: impl FnMut(&str, Vec<u8>) -> Option<Vec<u8>>) -> Value {
+    let entries = common::fixture_entries("writers/j09_option_family.zip", edit);
+    let artifact = common::zip_artifact("edited.zip", &entries);
+    let r = prv::analyze(&artifact, &prv::AnalysisOptions::default(), &mut |_| {});
+    serde_json::from_str(&prv::report::json::render(&r)).unwrap()
+}
+
+/// A capture that missed the newest schema (a hand edit by nature: j09's `producer_removed`,
+/// lookup in schema 0, none in schema 1, without `schema/schema-1`). Snapshots 5 and 6 were
+/// written under the missing schema, so the table's current options are unknown: the report
+/// says so, and judges nothing by schema 0's options as if they were current (unedited, the
+/// table's `none` producer makes no pending-changelog claim; read as lookup, 5 and 6 were
+/// called uncompacted lookup commits).
+#[test]
+fn a_missing_newest_schema_leaves_the_options_unknown_not_the_older_ones_assumed() {
+    let r = edited_option_family(|path, bytes| {
+        (!path.ends_with("db.db/producer_removed/schema/schema-1")).then_some(bytes)
+    });
+    let t = table(&r, "producer_removed", "main");
+    let f = findings(t, "artifact-incomplete");
+    assert_eq!(f.len(), 1, "{:?}", t["findings"]);
+    assert_eq!(f[0]["severity"], "warning");
+    assert_eq!(ids(f[0]), vec![5, 6]);
+    assert_eq!(f[0]["files"], serde_json::json!(["schema/schema-1"]));
+    let m = f[0]["message"].as_str().unwrap();
+    assert!(m.contains("schema/schema-1 is not in the artifact"), "{m}");
+    assert!(m.contains("current options are unknown"), "{m}");
+    for code in [
+        "pending-changelog",
+        "changelog-not-produced",
+        "changelog-producer-changed",
+        "risky-options",
+        "lost-changelog",
+    ] {
+        assert!(findings(t, code).is_empty(), "{code}: {:?}", t["findings"]);
+    }
+
+    // A missing older schema: the current options are known (schema 1 is the newest and read),
+    // so only the snapshots of schema 0 are said to lack theirs, and the producer change it
+    // would show cannot be (schema 0's producer is unknown).
+    let r = edited_option_family(|path, bytes| {
+        (!path.ends_with("db.db/producer_removed/schema/schema-0")).then_some(bytes)
+    });
+    let t = table(&r, "producer_removed", "main");
+    let f = findings(t, "artifact-incomplete");
+    assert_eq!(f.len(), 1, "{:?}", t["findings"]);
+    assert_eq!(ids(f[0]), vec![1, 2, 3, 4]);
+    let m = f[0]["message"].as_str().unwrap();
+    assert!(!m.contains("current options are unknown"), "{m}");
+    assert!(findings(t, "changelog-producer-changed").is_empty());
+}

@@ -96,7 +96,8 @@ pub fn check(
     clock: &Clock,
 ) -> ChangelogFindings {
     let mut out = ChangelogFindings::default();
-    if !t.options.changelog_producer.from_compaction() {
+    // With the current options unknown, `unread_schema` says what was not judged.
+    if !t.options_known() || !t.options.changelog_producer.from_compaction() {
         return out;
     }
     // Snapshots per user, for the time windows and "the writer's last commit".
@@ -205,6 +206,13 @@ fn judge_commit(ctx: &Ctx<'_>, g: &CommitGroup, explained: &HashSet<String>) -> 
     let Some(append) = t.snapshot(append_id) else {
         return CommitVerdict::Nothing;
     };
+    // Only a commit written under lookup or full-compaction has its changelog in a COMPACT
+    // half; one written under input or none before the producer changed carries its own
+    // changelog or none (`changelog-producer-changed` says what a reader gets of it), and one
+    // whose schema was not read is not judged (`paimon-format.md` §1.5, §4.9).
+    if !super::producer::producer_of(t, append.schema_id).is_some_and(|p| p.from_compaction()) {
+        return CommitVerdict::Nothing;
+    }
     if let Some(last) = g.compacts().last() {
         if append.commit_kind != CommitKind::Append {
             return CommitVerdict::Nothing;

@@ -330,7 +330,11 @@ fn past_lost_remedy(lc: &LostChangelog) -> String {
 /// deletes it.
 fn stale(j: &Judging<'_>, out: &mut Outcome) {
     let (t, c, clock, age, modified) = (j.t, j.c, j.clock, j.age, j.modified);
-    if let (Some(limit), Some(age)) = (t.options.consumer_expiration_millis, age) {
+    let limit = t
+        .options_known()
+        .then_some(t.options.consumer_expiration_millis)
+        .flatten();
+    if let (Some(limit), Some(age)) = (limit, age) {
         if age > limit {
             out.verdicts.push(ConsumerVerdict::Stale);
             let who_expires = if t.options.write_only {
@@ -378,11 +382,15 @@ fn stale(j: &Judging<'_>, out: &mut Outcome) {
 /// `consumer.changelog-only`, below the smallest consumer `nextSnapshot`) it stops at the first
 /// snapshot younger than `snapshot.time-retained` at the clock. The fence holds back the
 /// snapshots between where expiration would stop without consumers and where it stops with them.
+/// None when the table's current retention options are unknown ([`Timeline::options_known`]).
 pub fn expiration_fence(
     t: &Timeline,
     consumers: &[ConsumerReport],
     now_millis: i64,
 ) -> Option<ExpirationFence> {
+    if !t.options_known() {
+        return None;
+    }
     let (id, next) = consumers
         .iter()
         .filter_map(|c| c.next_snapshot.map(|n| (c.id.as_str(), n)))

@@ -521,6 +521,54 @@ pub fn no_table(discovery: &Discovery) -> Option<Finding> {
     Some(f)
 }
 
+/// `artifact-incomplete` for each schema that readable snapshots name but that was not read
+/// (its file absent from the artifact, or unreadable): Paimon's readers load a snapshot's schema
+/// by id and fail without it, and when the newest snapshots name a schema newer than every one
+/// read, the table's current options are unknown, so the checks that rest on them (lost and
+/// pending changelog, producer changes, risky options, consumer expiration) are not made
+/// (`paimon-format.md` §1.5). A warning: the artifact cannot tell a capture that missed the
+/// file from a table that lost it.
+pub fn unread_schema(t: &Timeline) -> Vec<Finding> {
+    let unread = t.unread_schemas();
+    let options_known = t.options_known();
+    unread
+        .into_iter()
+        .map(|(schema, ids)| {
+            let file = format!("schema/schema-{schema}");
+            let unreadable = t
+                .problems
+                .iter()
+                .any(|p| relative(t, &p.path) == file);
+            let state = if unreadable {
+                "could not be read (see its unreadable-file finding)"
+            } else {
+                "is not in the artifact"
+            };
+            let ids_text = crate::checks::producer::id_ranges(&ids);
+            let mut message = format!(
+                "Snapshot{} {ids_text} {} written under schema {schema}, but {file} {state}: Paimon's readers load a snapshot's schema by id and fail without it.",
+                if ids.len() == 1 { "" } else { "s" },
+                if ids.len() == 1 { "was" } else { "were" },
+            );
+            if !options_known {
+                message.push_str(
+                    " The table's current options are unknown, so whether its commits lost or still owe changelog, changes of changelog-producer, risky options and consumer expiration were not judged.",
+                );
+            }
+            let first = ids.first().copied().unwrap_or(0);
+            Finding::new(
+                Code::ArtifactIncomplete,
+                Severity::Warning,
+                message,
+                "Check whether the artifact holds the whole table directory (schema/ with every schema-<id>); if the warehouse itself lacks the file, restore it from a backup: Paimon cannot read these snapshots without it.",
+            )
+            .snapshot(first)
+            .related(ids.iter().copied())
+            .files([file])
+        })
+        .collect()
+}
+
 /// `branch-incomplete`: a branch holding tags but neither a schema nor a snapshot file, which
 /// Paimon cannot open (`paimon-format.md` §5.6).
 pub fn half_created_branch(t: &Timeline) -> Option<Finding> {

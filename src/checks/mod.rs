@@ -212,6 +212,7 @@ fn judge_timeline(
     findings.extend(integrity::unreadable_files(t));
     findings.extend(integrity::snapshot_gaps(t));
     findings.extend(integrity::half_created_branch(t));
+    findings.extend(integrity::unread_schema(t));
     findings.extend(integrity::hint_mismatches(t));
     findings.extend(options::risky_options(t));
     findings.extend(producer::judge(t));

@@ -19,6 +19,9 @@ use crate::timeline::Timeline;
 /// Findings about the latest schema's options.
 pub fn risky_options(t: &Timeline) -> Vec<Finding> {
     let mut out = Vec::new();
+    if !t.options_known() {
+        return out; // not the table's current options (`unread_schema` says why)
+    }
     let o = &t.options;
     let producer = &o.changelog_producer;
     let compacted_by_other_user = || {

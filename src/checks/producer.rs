@@ -71,7 +71,7 @@ pub fn judge(t: &Timeline) -> Vec<Finding> {
 /// full-compaction) all lack a changelog manifest list, with APPENDs that wrote rows before the
 /// last of them (§4.9, §4.11).
 fn full_compaction_never_full(t: &Timeline) -> Option<Finding> {
-    if t.options.changelog_producer != ChangelogProducer::FullCompaction {
+    if !t.options_known() || t.options.changelog_producer != ChangelogProducer::FullCompaction {
         return None;
     }
     let under_full =
@@ -130,7 +130,7 @@ fn full_compaction_never_full(t: &Timeline) -> Option<Finding> {
 }
 
 /// The producer a snapshot was written under (its schema's option), if its schema was read.
-fn producer_of(t: &Timeline, schema_id: i64) -> Option<ChangelogProducer> {
+pub(super) fn producer_of(t: &Timeline, schema_id: i64) -> Option<ChangelogProducer> {
     t.schemas
         .get(&schema_id)
         .map(|s| s.table_options().changelog_producer)
@@ -238,6 +238,9 @@ struct Run {
 /// `changelog-producer-changed`: the retained snapshots were written under producers that a
 /// streaming reader with the current options reads differently (§4.11).
 fn producer_changed(t: &Timeline) -> Option<Finding> {
+    if !t.options_known() {
+        return None; // what a reader reads now is unknown (`unread_schema` says why)
+    }
     let current = t.options.changelog_producer.clone();
     let reads_now = Reads::of(&current)?;
     let mut runs: Vec<Run> = Vec::new();

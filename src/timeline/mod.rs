@@ -208,6 +208,31 @@ impl Timeline {
         self.schemas.values().next_back()
     }
 
+    /// The schema ids readable snapshots name that were not read (their file absent or
+    /// unreadable), each with the snapshots naming it.
+    pub fn unread_schemas(&self) -> BTreeMap<i64, Vec<i64>> {
+        let mut out: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
+        for (id, s) in &self.snapshots {
+            if !self.schemas.contains_key(&s.snapshot.schema_id) {
+                out.entry(s.snapshot.schema_id).or_default().push(*id);
+            }
+        }
+        out
+    }
+
+    /// Whether [`Self::options`] are the table's current options: a schema was read, and no
+    /// readable snapshot names a newer schema than the latest read (Paimon's schemas only grow,
+    /// and a snapshot is written under the latest schema of its time, `paimon-format.md` §1.5).
+    /// When not, the checks that rest on the options are not made.
+    pub fn options_known(&self) -> bool {
+        let Some(latest) = self.schemas.keys().next_back() else {
+            return false;
+        };
+        self.snapshots
+            .values()
+            .all(|s| s.snapshot.schema_id <= *latest)
+    }
+
     /// The lowest snapshot id present (from file names, readable or not).
     pub fn earliest(&self) -> Option<i64> {
         self.present_ids.first().copied()
