@@ -445,7 +445,7 @@ impl Cause {
             Cause::OverwriteChangelog(id, OverwriteTie::Window) => format!(
                 "written while OVERWRITE snapshot {id} was being written (after the snapshot before it, not after it), in bucket directories it changed, and Paimon's overwrite commits no changelog: its writer's, not a failure's (no unreferenced data file of those buckets and that time shows another writer)"
             ),
-            Cause::Young => "written around or after the newest snapshot (zip times have 2 s precision): a commit in flight when the artifact was captured, or one whose writer died before publishing it".to_string(),
+            Cause::Young => "written around or after the newest snapshot (file times are compared within 2 s, the precision of zip times): a commit in flight when the artifact was captured, or one whose writer died before publishing it".to_string(),
             Cause::Old => "older than the newest snapshot: a commit that never became durable and was not re-committed, or an interrupted compaction or expiration".to_string(),
             Cause::Unknown => "no modification time to compare with the snapshots, so the cause is unknown: a commit in flight at capture time, one that never became durable, or an interrupted compaction or expiration".to_string(),
             Cause::RolledBack => "left by a rollback (or snapshot files deleted by hand): they belong to snapshots that were published and later removed (the manifest lists of one build on the files another added, which only a published snapshot allows), and only the snapshot files were deleted".to_string(),
