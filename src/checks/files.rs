@@ -445,9 +445,9 @@ impl Cause {
             Cause::OverwriteChangelog(id, OverwriteTie::Window) => format!(
                 "written while OVERWRITE snapshot {id} was being written (after the snapshot before it, not after it), in bucket directories it changed, and Paimon's overwrite commits no changelog: its writer's, not a failure's (no unreferenced data file of those buckets and that time shows another writer)"
             ),
-            Cause::Young => "written around or after the newest snapshot (file times are compared within 2 s, the precision of zip times): a commit in flight when the artifact was captured, or one whose writer died before publishing it".to_string(),
-            Cause::Old => "older than the newest snapshot: a commit that never became durable and was not re-committed, or an interrupted compaction or expiration".to_string(),
-            Cause::Unknown => "no modification time to compare with the snapshots, so the cause is unknown: a commit in flight at capture time, one that never became durable, or an interrupted compaction or expiration".to_string(),
+            Cause::Young => "written around or after the newest snapshot (file times are compared within 2 s, the precision of zip times): a commit in flight when the artifact was captured, one whose writer died before publishing it, or a snapshot a rollback removed without deleting its files".to_string(),
+            Cause::Old => "older than the newest snapshot: a commit that never became durable and was not re-committed, a snapshot a rollback removed without deleting its files, or an interrupted compaction or expiration".to_string(),
+            Cause::Unknown => "no modification time to compare with the snapshots, so the cause is unknown: a commit in flight at capture time, one that never became durable, a snapshot a rollback removed without deleting its files, or an interrupted compaction or expiration".to_string(),
             Cause::RolledBack => "left by a rollback (or snapshot files deleted by hand): they belong to snapshots that were published and later removed (the manifest lists of one build on the files another added, which only a published snapshot allows), and only the snapshot files were deleted".to_string(),
             Cause::Expired => format!(
                 "left by snapshots that were expired without clean-up: every data file their manifest lists name is still referenced by the retained snapshots, so they describe states older than the earliest retained snapshot {earliest}, whose snapshot files were removed without the files only they used"
@@ -482,7 +482,7 @@ impl Cause {
         if matches!(kind, OrphanKind::ManifestList | OrphanKind::Manifest)
             && matches!(self, Cause::Young | Cause::Old | Cause::Unknown)
         {
-            out.push("manifest files written for a commit that was not published (see the lost-changelog findings if any)".to_string());
+            out.push("manifest files no retained snapshot, tag or long-lived changelog references: written for a commit that was not published, or for a snapshot since removed (see the lost-changelog findings if any)".to_string());
         }
         match self {
             Cause::RolledBack => out.push("their manifest lists build on files that other unreferenced manifest lists added: those commits were published as snapshots, and the snapshots are gone".to_string()),
