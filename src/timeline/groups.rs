@@ -63,10 +63,19 @@ pub fn commit_groups(timeline: &Timeline) -> Vec<CommitGroup> {
     for (id, file) in &timeline.snapshots {
         let s = &file.snapshot;
         let key = (s.commit_user.as_str(), s.commit_identifier);
-        let starts_new =
-            s.commit_identifier == BATCH_COMMIT_IDENTIFIER && s.commit_kind != CommitKind::Compact;
-        match open.get(&key) {
-            Some(&g) if !starts_new => {
+        // A commit is at most one APPEND or OVERWRITE followed by its COMPACT
+        // (`FileStoreCommitImpl.commit`, `paimon-format.md` §4.2): a batch identifier's every
+        // APPEND is a commit of its own, and so is an identifier a writer reuses (a writer that
+        // does not filter what it already committed, as Flink's committer does on restore).
+        let opens = s.commit_kind != CommitKind::Compact;
+        let starts_new = |g: &CommitGroup| {
+            opens && (s.commit_identifier == BATCH_COMMIT_IDENTIFIER || g.append().is_some())
+        };
+        match open
+            .get(&key)
+            .filter(|&&g| groups.get(g).is_some_and(|g| !starts_new(g)))
+        {
+            Some(&g) => {
                 if let Some(group) = groups.get_mut(g) {
                     group.snapshots.push((*id, s.commit_kind.clone()));
                 }
@@ -100,6 +109,32 @@ mod tests {
                 (g.commit_user.as_str(), g.commit_identifier, ids)
             })
             .collect()
+    }
+
+    #[test]
+    fn a_reused_identifier_opens_a_commit_per_append() {
+        // paimon-rust's stream writer commits identifier 3 twice; the COMPACT that follows
+        // belongs to the latest of them.
+        let t = timeline(
+            &[],
+            &[
+                (1, "APPEND", "w", 5, 1_000),
+                (2, "APPEND", "w", 3, 2_000),
+                (3, "APPEND", "w", 3, 3_000),
+                (4, "COMPACT", "w", 3, 4_000),
+                (5, "OVERWRITE", "w", 3, 5_000),
+            ],
+            &[],
+        );
+        assert_eq!(
+            shape(&commit_groups(&t)),
+            vec![
+                ("w", 5, vec![1]),
+                ("w", 3, vec![2]),
+                ("w", 3, vec![3, 4]),
+                ("w", 3, vec![5]),
+            ]
+        );
     }
 
     #[test]
