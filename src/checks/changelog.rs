@@ -96,6 +96,8 @@ pub fn check(
     clock: &Clock,
 ) -> ChangelogFindings {
     let mut out = ChangelogFindings::default();
+    out.findings
+        .extend(branch.and_then(|b| super::pending::postponed_rows(t, b)));
     // With the current options unknown, `unread_schema` says what was not judged.
     if !t.options_known() || !t.options.changelog_producer.from_compaction() {
         return out;
@@ -210,7 +212,9 @@ fn judge_commit(ctx: &Ctx<'_>, g: &CommitGroup, explained: &HashSet<String>) -> 
     // half; one written under input or none before the producer changed carries its own
     // changelog or none (`changelog-producer-changed` says what a reader gets of it), and one
     // whose schema was not read is not judged (`paimon-format.md` §1.5, §4.9).
-    if !super::producer::producer_of(t, append.schema_id).is_some_and(|p| p.from_compaction()) {
+    if !super::producer::producer_of(t, append.schema_id).is_some_and(|p| p.from_compaction())
+        || super::producer::postponed(t, append.schema_id)
+    {
         return CommitVerdict::Nothing;
     }
     if let Some(last) = g.compacts().last() {

@@ -23,6 +23,7 @@ use std::collections::BTreeMap;
 use crate::findings::{Clock, Code, Finding, Severity};
 use crate::paimon::schema::{ChangelogProducer, TableOptions};
 use crate::paimon::snapshot::CommitKind;
+use crate::timeline::files::BranchFiles;
 use crate::timeline::Timeline;
 
 /// What the judgement needs of the table and its writers.
@@ -93,6 +94,53 @@ pub(super) fn findings(w: &Writers<'_>, pending: BTreeMap<&str, Vec<(i64, bool)>
     out
 }
 
+/// `pending-changelog` (info) for a postpone-bucket table (`bucket = -2`) whose APPENDs' rows
+/// are still in `bucket-postpone/`: by design its writers add them there with no changelog
+/// (`PostponeBucketWriter`), no reader sees them, and a compaction job moves them into real
+/// buckets, which is when readers get them (`paimon-format.md` §4.9). Nothing failed, so the
+/// changelog checks leave these commits alone and this says where their rows are.
+pub(super) fn postponed_rows(t: &Timeline, b: &BranchFiles) -> Option<Finding> {
+    let waiting: Vec<i64> = t
+        .snapshots
+        .iter()
+        .filter(|(_, s)| {
+            s.snapshot.commit_kind == CommitKind::Append
+                && super::producer::postponed(t, s.snapshot.schema_id)
+        })
+        .filter(|(id, _)| {
+            b.snapshots.get(id).is_some_and(|f| {
+                f.added(&b.catalog).any(|e| {
+                    i64::from(e.bucket()) == super::producer::POSTPONE_BUCKET
+                        && b.live_at_latest(e) == Some(true)
+                })
+            })
+        })
+        .map(|(id, _)| *id)
+        .collect();
+    let first = *waiting.first()?;
+    let ids = super::producer::id_ranges(&waiting);
+    Some(
+        Finding::new(
+            Code::PendingChangelog,
+            Severity::Info,
+            format!(
+                "bucket = -2 (postpone bucket): the rows of snapshot{} {ids} are still in bucket-postpone/, where no reader sees them, and carry no changelog, by design, until a compaction job moves them into real buckets.",
+                plural(waiting.len())
+            ),
+            "Run the table's compaction (Flink's compact action or CALL sys.compact) to make these rows readable; its commit is what streaming and batch readers then read.",
+        )
+        .snapshot(first)
+        .related(waiting.iter().copied())
+        .evidence(format!(
+            "the latest snapshot still holds files in bucket -2 that snapshot{} {ids} added",
+            plural(waiting.len())
+        ))
+        .evidence(
+            "a postpone-bucket writer commits its files to bucket -2 with no changelog (PostponeBucketWriter.prepareCommit), and they are not available to readers until compacted".to_string(),
+        ),
+    )
+}
+
 /// How many uncompacted APPENDs in a row a writer that compacts can leave: a lookup writer
 /// compacts the level-0 files at every commit (`ForceUpLevel0Compaction`), a Flink
 /// full-compaction writer every `full-compaction.delta-commits` commits (1 when unset,
@@ -140,10 +188,18 @@ fn producing_evidence(mut f: Finding, w: &Writers<'_>, first: i64) -> Finding {
         o.changelog_producer.as_str()
     ));
     if let Some(ts) = t.snapshot(first).map(|s| s.time_millis) {
-        f = f.evidence(format!(
-            "the oldest of them was committed {} before the report's clock",
-            crate::time::format_duration(w.clock.now_millis.saturating_sub(ts))
-        ));
+        let waited = w.clock.now_millis.saturating_sub(ts);
+        f = f.evidence(if waited >= 0 {
+            format!(
+                "the oldest of them was committed {} before the report's clock",
+                crate::time::format_duration(waited)
+            )
+        } else {
+            format!(
+                "the oldest of them was committed {} after the report's clock (a clock set earlier, or a writer's clock ahead of it)",
+                crate::time::format_duration(waited.saturating_neg())
+            )
+        });
     }
     if o.write_only {
         f = f.evidence("write-only = true: this table's writers never compact".to_string());
@@ -403,6 +459,33 @@ mod tests {
         ];
         let f = judge(&opts, &["APPEND"; 4], &[1, 2, 3, 4]);
         assert_eq!(codes(&f), [Code::PendingChangelog]);
+    }
+
+    #[test]
+    fn a_commit_after_the_clock_is_said_to_be_after_it() {
+        let t = timeline(
+            &[("changelog-producer", "lookup")],
+            &[(1, "APPEND", "w", 1, 5 * HOUR)],
+            &[],
+        );
+        let said = |now: i64| {
+            let f = findings_at(&t, now, vec![(1, true)]);
+            f[0].evidence
+                .iter()
+                .find(|e| e.starts_with("the oldest of them"))
+                .cloned()
+                .unwrap_or_default()
+        };
+        assert!(
+            said(7 * HOUR).ends_with("2 h before the report's clock"),
+            "{}",
+            said(7 * HOUR)
+        );
+        assert!(
+            said(4 * HOUR).contains("1 h after the report's clock"),
+            "{}",
+            said(4 * HOUR)
+        );
     }
 
     #[test]

@@ -129,6 +129,18 @@ fn full_compaction_never_full(t: &Timeline) -> Option<Finding> {
     )
 }
 
+/// Whether a snapshot was written under a postpone-bucket schema (`bucket = -2`): its writer put
+/// its rows in `bucket-postpone/` with no changelog, by design (`PostponeBucketWriter`,
+/// `paimon-format.md` §4.9); a compaction job moves them into real buckets.
+pub(super) fn postponed(t: &Timeline, schema_id: i64) -> bool {
+    t.schemas
+        .get(&schema_id)
+        .is_some_and(|s| s.table_options().bucket == Some(POSTPONE_BUCKET))
+}
+
+/// `bucket = -2`: postpone bucket mode (Paimon 1.1+).
+pub(super) const POSTPONE_BUCKET: i64 = -2;
+
 /// The producer a snapshot was written under (its schema's option), if its schema was read.
 pub(super) fn producer_of(t: &Timeline, schema_id: i64) -> Option<ChangelogProducer> {
     t.schemas
@@ -178,6 +190,7 @@ fn input_without_changelog(t: &Timeline) -> Vec<Finding> {
                 && s.delta_record_count.is_some_and(|n| n > 0)
                 && s.changelog_manifest_list.is_none()
                 && producer_of(t, s.schema_id) == Some(ChangelogProducer::Input)
+                && !postponed(t, s.schema_id)
         })
         .map(|(id, _)| *id)
         .collect();
