@@ -527,3 +527,142 @@ fn a_missing_newest_schema_leaves_the_options_unknown_not_the_older_ones_assumed
     assert!(!m.contains("current options are unknown"), "{m}");
     assert!(findings(t, "changelog-producer-changed").is_empty());
 }
+
+// ---- rs040_writer_shapes: histories no Java writer leaves ----
+
+/// The truth's snapshots of `db.db/<table>` (main).
+fn truth_snapshots<'a>(truth: &'a Value, table: &str) -> &'a Vec<Value> {
+    truth["tables"][format!("db.db/{table}")]["branches"]["main"]["snapshots"]
+        .as_array()
+        .expect("snapshots")
+}
+
+/// The changelog producer of schema `id` in the truth.
+fn truth_producer(truth: &Value, table: &str, id: i64) -> String {
+    truth["tables"][format!("db.db/{table}")]["schemas"]
+        .as_array()
+        .expect("schemas")
+        .iter()
+        .find(|s| s["id"] == id)
+        .and_then(|s| s["options"]["changelog-producer"].as_str())
+        .unwrap_or("none")
+        .to_string()
+}
+
+/// A producer changed by ALTER TABLE: only the snapshots written under the compaction producer
+/// can be owed a COMPACT's changelog. The ones written under `input` carry their own (the truth:
+/// a changelog manifest list each), so nothing may say none was produced for them (before,
+/// `changelog-not-produced` named snapshots 1-3 on every table whose current producer is lookup
+/// or full-compaction).
+#[test]
+fn appends_written_before_a_producer_change_are_judged_by_their_own_schema() {
+    let name = "rs040_writer_shapes";
+    let (r, truth) = (json_report(name), truth(name));
+    for table_name in ["in_to_lookup", "in_to_fc", "alter_rollback"] {
+        let t = table(&r, table_name, "main");
+        assert!(
+            findings(t, "changelog-not-produced").is_empty(),
+            "{table_name}: {:?}",
+            t["findings"]
+        );
+        let under_compaction: Vec<i64> = truth_snapshots(&truth, table_name)
+            .iter()
+            .filter(|s| {
+                let p = truth_producer(&truth, table_name, s["schemaId"].as_i64().unwrap());
+                p == "lookup" || p == "full-compaction"
+            })
+            .map(|s| s["id"].as_i64().unwrap())
+            .collect();
+        let pending: Vec<i64> = findings(t, "pending-changelog")
+            .iter()
+            .flat_map(|f| ids(f))
+            .collect();
+        assert_eq!(pending, under_compaction, "{table_name}");
+        for s in truth_snapshots(&truth, table_name) {
+            if truth_producer(&truth, table_name, s["schemaId"].as_i64().unwrap()) == "input" {
+                assert!(
+                    !s["lists"]["changelogManifestList"].is_null(),
+                    "{table_name}: {s}"
+                );
+            }
+        }
+        assert_eq!(
+            findings(t, "changelog-producer-changed").len(),
+            1,
+            "{table_name}"
+        );
+    }
+    // After the rollback every retained snapshot is an input one: nothing is pending.
+    assert!(findings(table(&r, "alter_rollback", "main"), "pending-changelog").is_empty());
+}
+
+/// A stream writer that commits identifier 3 twice: both commits are APPENDs with rows (the
+/// truth), and both are named.
+#[test]
+fn both_commits_of_a_reused_identifier_are_judged() {
+    let name = "rs040_writer_shapes";
+    let (r, truth) = (json_report(name), truth(name));
+    let appends: Vec<i64> = truth_snapshots(&truth, "reused_ident")
+        .iter()
+        .filter(|s| s["commitKind"] == "APPEND" && s["deltaRecordCount"].as_i64() > Some(0))
+        .map(|s| s["id"].as_i64().unwrap())
+        .collect();
+    let threes = truth_snapshots(&truth, "reused_ident")
+        .iter()
+        .filter(|s| s["commitIdentifier"] == 3)
+        .count();
+    assert_eq!(threes, 2, "the writer reused identifier 3");
+    let f = findings(table(&r, "reused_ident", "main"), "changelog-not-produced");
+    assert_eq!(f.len(), 1);
+    assert_eq!(ids(f[0]), appends);
+    assert!(
+        texts(f[0]).contains("user job-lookup: 5 APPENDs with rows"),
+        "{}",
+        f[0]
+    );
+}
+
+/// Postpone buckets: the rows are in bucket -2 with no changelog by design; the report says
+/// where they are (an info naming the snapshots whose bucket -2 files the truth shows live) and
+/// blames no writer.
+#[test]
+fn postpone_bucket_rows_wait_for_compaction_by_design() {
+    let name = "rs040_writer_shapes";
+    let (r, truth) = (json_report(name), truth(name));
+    for table_name in ["postpone", "postpone_lookup"] {
+        let t = table(&r, table_name, "main");
+        assert!(
+            findings(t, "changelog-not-produced").is_empty(),
+            "{:?}",
+            t["findings"]
+        );
+        let snaps = truth_snapshots(&truth, table_name);
+        let live_in_postpone: Vec<String> = snaps.last().unwrap()["live_files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["bucket"] == -2)
+            .map(|f| f["path"].as_str().unwrap().to_string())
+            .collect();
+        let waiting: Vec<i64> = snaps
+            .iter()
+            .filter(|s| {
+                s["delta_files"].as_array().unwrap().iter().any(|d| {
+                    d["path"]
+                        .as_str()
+                        .is_some_and(|p| live_in_postpone.iter().any(|l| l == p))
+                })
+            })
+            .map(|s| s["id"].as_i64().unwrap())
+            .collect();
+        assert!(!waiting.is_empty());
+        let f = findings(t, "pending-changelog");
+        assert_eq!(f.len(), 1, "{:?}", t["findings"]);
+        assert_eq!(f[0]["severity"], "info");
+        assert_eq!(ids(f[0]), waiting, "{table_name}");
+        assert!(f[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("bucket-postpone/"));
+    }
+}

@@ -170,6 +170,15 @@ pub fn id_ranges(ids: &[i64]) -> String {
     parts.join(", ")
 }
 
+/// The verb for [`snapshots_phrase`]'s subject.
+fn carry(ids: &[i64]) -> &'static str {
+    if ids.len() == 1 {
+        "carries"
+    } else {
+        "carry"
+    }
+}
+
 fn snapshots_phrase(ids: &[i64]) -> String {
     format!(
         "snapshot{} {}",
@@ -302,6 +311,9 @@ fn producer_changed(t: &Timeline) -> Option<Finding> {
         .iter()
         .filter_map(|r| consequence(t, r, reads_now))
         .collect();
+    if consequences.is_empty() {
+        return None; // the older producer's snapshots left nothing the reader now skips
+    }
     let first_current = runs
         .iter()
         .rev()
@@ -367,9 +379,11 @@ fn consequence(t: &Timeline, r: &Run, now: Reads) -> Option<String> {
                 && s.snapshot.changelog_manifest_list.is_some()
         })
         .map(|(id, _)| *id);
+    // What the run wrote that the reader now skips; nothing skipped, nothing to say.
+    let skipped = |ids: Vec<i64>| (!ids.is_empty()).then_some(ids);
     Some(match (before, now) {
         (Reads::AppendChangelog, Reads::CompactChangelog) => {
-            let ids = of_kind(CommitKind::Append, true);
+            let ids = skipped(of_kind(CommitKind::Append, true))?;
             format!(
                 "the input changelog of {} is never read: those changes reach it only folded into a later COMPACT's changelog{}, with the values of that time",
                 snapshots_phrase(&ids),
@@ -378,20 +392,34 @@ fn consequence(t: &Timeline, r: &Run, now: Reads) -> Option<String> {
         }
         (Reads::AppendChangelog, Reads::Deltas) => format!(
             "the input changelog of {} is not read: it gets their deltas instead, and from the change on no changelog is produced",
-            snapshots_phrase(&of_kind(CommitKind::Append, true))
+            snapshots_phrase(&skipped(of_kind(CommitKind::Append, true))?)
         ),
         (Reads::CompactChangelog, Reads::Deltas) => format!(
             "the changelog of {} (COMPACT, written under {}) is not read, it gets the APPEND deltas instead, and from the change on no changelog is produced: a downstream that needs -U/+U retractions silently gets less",
-            snapshots_phrase(&of_kind(CommitKind::Compact, true)),
+            snapshots_phrase(&skipped(of_kind(CommitKind::Compact, true))?),
             r.producer.as_str()
         ),
-        (Reads::CompactChangelog, Reads::AppendChangelog) => format!(
-            "the COMPACT changelog of {} is not read and their APPENDs carry none: it gets nothing for them",
-            snapshots_phrase(&r.ids)
-        ),
+        (Reads::CompactChangelog, Reads::AppendChangelog) => {
+            let appends = skipped(of_kind(CommitKind::Append, false))?;
+            let compacts = of_kind(CommitKind::Compact, true);
+            format!(
+                "{} (APPEND, written under {}) {} no changelog of {} own{}: it gets nothing for {}",
+                snapshots_phrase(&appends),
+                r.producer.as_str(),
+                carry(&appends),
+                if appends.len() == 1 { "its" } else { "their" },
+                if compacts.is_empty() {
+                    String::new()
+                } else {
+                    format!(", and the changelog of {} (COMPACT) is not read", snapshots_phrase(&compacts))
+                },
+                if appends.len() == 1 { "it" } else { "them" }
+            )
+        }
         (Reads::Deltas, _) => format!(
-            "{} carry no changelog (written under none): it gets nothing for them",
-            snapshots_phrase(&r.ids)
+            "{} {} no changelog (written under none): it gets nothing for them",
+            snapshots_phrase(&r.ids),
+            carry(&r.ids)
         ),
         _ => return None,
     })
@@ -491,6 +519,63 @@ mod tests {
         let mut found = with_code(t, code);
         assert_eq!(found.len(), 1, "{found:#?}");
         found.remove(0)
+    }
+
+    #[test]
+    fn a_change_that_skips_nothing_written_says_nothing() {
+        // pypaimon 1.x under input wrote no changelog list: a lookup reader skips nothing of
+        // theirs (their missing changelog is changelog-not-produced's to say).
+        let t = table(
+            &["input", "lookup"],
+            &[
+                snap(1, "APPEND", 0, 5),
+                snap(2, "APPEND", 0, 5),
+                snap(3, "APPEND", 1, 5),
+            ],
+        );
+        assert!(with_code(&t, Code::ChangelogProducerChanged).is_empty());
+        // With the input changelog written, it is named.
+        let t = table(
+            &["input", "lookup"],
+            &[
+                snap(1, "APPEND", 0, 5).with_list(),
+                snap(2, "APPEND", 0, 5),
+                snap(3, "APPEND", 1, 5),
+            ],
+        );
+        let f = one(&t, Code::ChangelogProducerChanged);
+        assert!(
+            f.message
+                .contains("the input changelog of snapshot 1 is never read"),
+            "{}",
+            f.message
+        );
+    }
+
+    #[test]
+    fn lookup_appends_read_as_input_carry_no_changelog_of_their_own() {
+        // paimon-rust: lookup APPENDs, never compacted, then input; no COMPACT to name.
+        let t = table(
+            &["lookup", "input"],
+            &[
+                snap(1, "APPEND", 0, 5),
+                snap(2, "APPEND", 0, 5),
+                snap(3, "APPEND", 1, 5).with_list(),
+            ],
+        );
+        let m = one(&t, Code::ChangelogProducerChanged).message;
+        assert!(m.contains("snapshots 1, 2 (APPEND, written under lookup) carry no changelog of their own: it gets nothing for them"), "{m}");
+        assert!(!m.contains("COMPACT changelog"), "{m}");
+        let t = table(
+            &["lookup", "input"],
+            &[
+                snap(1, "APPEND", 0, 5),
+                snap(2, "COMPACT", 0, 0).with_list(),
+                snap(3, "APPEND", 1, 5).with_list(),
+            ],
+        );
+        let m = one(&t, Code::ChangelogProducerChanged).message;
+        assert!(m.contains("snapshot 1 (APPEND, written under lookup) carries no changelog of its own, and the changelog of snapshot 2 (COMPACT) is not read"), "{m}");
     }
 
     #[test]
@@ -707,7 +792,7 @@ mod tests {
         let f = one(&t, Code::ChangelogProducerChanged);
         assert!(
             f.message.contains(
-                "so snapshot 1 carry no changelog (written under none): it gets nothing for them; the COMPACT changelog of snapshots 2, 3 is not read and their APPENDs carry none: it gets nothing for them."
+                "so snapshot 1 carries no changelog (written under none): it gets nothing for them; snapshot 2 (APPEND, written under lookup) carries no changelog of its own, and the changelog of snapshot 3 (COMPACT) is not read: it gets nothing for it."
             ),
             "{}",
             f.message
