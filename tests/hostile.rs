@@ -410,13 +410,13 @@ fn damaged_entries_become_unreadable_file_findings() {
     let i = pick(&mut entries, "snapshot/snapshot-5");
     entries[i].flags = 1; // encrypted
     let i = pick(&mut entries, "snapshot/snapshot-6");
-    entries[i].method = Some(12); // bzip2
+    entries[i].method = Some(98); // PPMd
     let out = run_cli(&s.zip("damaged.zip", &entries), &[]);
     let f = findings(&json(&out));
     for (snap, words) in [
         ("snapshot-4", "CRC"),
         ("snapshot-5", "encrypted"),
-        ("snapshot-6", "compression method 12"),
+        ("snapshot-6", "compression method 98"),
     ] {
         assert!(
             f.iter().any(|(c, files, m)| c == "unreadable-file"

@@ -693,8 +693,15 @@ impl Artifact {
                     )
                     .in_file(entry.path()));
                 }
+                let max = self.limits.max_entry_bytes.min(remaining_total);
                 zip.borrow_mut()
-                    .read_range(index as usize, declared(entry), offset, len)
+                    .read_range(
+                        index as usize,
+                        declared(entry),
+                        (offset, len),
+                        max,
+                        &self.limits,
+                    )
                     .map_err(|e| e.in_file(entry.path()))?
             }
             _ => {

@@ -34,6 +34,10 @@ const EOCD_MIN: u64 = 22;
 const MAX_COMMENT: u64 = 0xFFFF;
 const METHOD_STORED: u16 = 0;
 const METHOD_DEFLATE: u16 = 8;
+const METHOD_BZIP2: u16 = 12;
+const METHOD_LZMA: u16 = 14;
+const METHOD_ZSTD: u16 = 93;
+const METHOD_XZ: u16 = 95;
 const FLAG_ENCRYPTED: u16 = 1;
 const FLAG_UTF8: u16 = 1 << 11;
 const EXTRA_ZIP64: u16 = 0x0001;
@@ -525,9 +529,13 @@ impl ZipContainer {
                 }
                 inflate_limited(&mut self.inflater, data, max, declared.size)?
             }
+            METHOD_BZIP2 | METHOD_LZMA | METHOD_ZSTD | METHOD_XZ => {
+                let (raw, at) = self.read_with_header(index, &entry)?;
+                decode_other(entry.method, raw.get(at..).unwrap_or_default(), declared, max)?
+            }
             other => {
                 return Err(Error::unsupported(format!(
-                    "compression method {other} ({}) is not supported; only stored and deflate",
+                    "compression method {other} ({}) is not supported; only stored, deflate, bzip2, lzma, xz and zstandard",
                     method_name(other)
                 )))
             }
@@ -553,12 +561,16 @@ impl ZipContainer {
     /// rest: stored entries are read in place; deflated entries are inflated as a stream up to
     /// `offset + len` through a 64 KiB window, keeping only the requested bytes. Returns the
     /// bytes and how many were inflated to get them.
+    ///
+    /// Entries of the other methods ([`decode_other`]) are decoded whole, within `max` bytes
+    /// and `limits`, and the range taken from them.
     pub fn read_range(
         &mut self,
         index: usize,
         declared: Declared,
-        offset: u64,
-        len: u64,
+        (offset, len): (u64, u64),
+        max: u64,
+        limits: &Limits,
     ) -> Result<(Vec<u8>, u64)> {
         let entry = self
             .entries
@@ -588,8 +600,18 @@ impl ZipContainer {
                     .map_err(Error::in_copy)?;
                 Ok((out, end))
             }
+            // No stream of these is read part way: the whole entry, then the range.
+            METHOD_BZIP2 | METHOD_LZMA | METHOD_ZSTD | METHOD_XZ => {
+                let all = self.read(index, declared, max, limits)?;
+                let range = usize::try_from(offset)
+                    .ok()
+                    .zip(usize::try_from(end).ok())
+                    .and_then(|(a, b)| all.get(a..b))
+                    .ok_or_else(|| Error::io("internal: range outside the entry"))?;
+                Ok((range.to_vec(), declared.size))
+            }
             other => Err(Error::unsupported(format!(
-                "compression method {other} ({}) is not supported; only stored and deflate",
+                "compression method {other} ({}) is not supported; only stored, deflate, bzip2, lzma, xz and zstandard",
                 method_name(other)
             ))),
         }
@@ -817,6 +839,47 @@ pub(super) fn already_normal(name: &str, limits: &Limits) -> bool {
 fn data_starts_with_local_header(data: &dyn RandomAccess) -> bool {
     let mut sig = [0u8; 4];
     data.read_exact_at(0, &mut sig).is_ok() && u32::from_le_bytes(sig) == LOCAL_SIG
+}
+
+/// Decodes an entry of method 12 (bzip2), 14 (LZMA), 93 (zstandard) or 95 (xz), at most `max`
+/// bytes: what Python's `zipfile`, 7-Zip and `zip -Z bzip2` write besides deflate.
+fn decode_other(method: u16, data: &[u8], declared: Declared, max: u64) -> Result<Vec<u8>> {
+    use crate::codec::{bzip2, xz, zstd};
+    let too_long = || {
+        Error::limit(
+            "max-entry-bytes",
+            format!(
+                "the entry decompresses to more than {max} bytes (declared {})",
+                declared.size
+            ),
+        )
+    };
+    let mut out = Vec::new();
+    match method {
+        METHOD_BZIP2 => bzip2::decode(data, &mut out, max).map_err(|e| match e {
+            bzip2::Bzip2Error::TooLong { .. } => too_long(),
+            e => Error::format(e.to_string()),
+        }),
+        METHOD_LZMA | METHOD_XZ => {
+            let r = if method == METHOD_LZMA {
+                xz::decode_zip_lzma(data, declared.size, &mut out, max)
+            } else {
+                xz::decode_xz(data, &mut out, max)
+            };
+            r.map_err(|e| match e {
+                xz::XzError::TooLong { .. } => too_long(),
+                e => Error::format(e.to_string()),
+            })
+        }
+        _ => zstd::Zstd::new()
+            .decode(data, &mut out, max)
+            .map_err(|e| match e {
+                zstd::ZstdError::TooLong { .. } => too_long(),
+                zstd::ZstdError::Window { .. } => Error::unsupported(e.to_string()),
+                e => Error::format(e.to_string()),
+            }),
+    }?;
+    Ok(out)
 }
 
 fn method_name(method: u16) -> &'static str {

@@ -1,5 +1,7 @@
 //! Avro block codecs, all pure Rust: `null`, `deflate` (raw deflate, `miniz_oxide`), `snappy`
-//! (raw snappy + big-endian CRC32 of the uncompressed data, checked) and `zstandard` (`crate::codec::zstd`).
+//! (raw snappy + big-endian CRC32 of the uncompressed data, checked), `zstandard`
+//! (`crate::codec::zstd`), `bzip2` and `xz` (`crate::codec::{bzip2, xz}`: pypaimon 2.x's
+//! `manifest.compression` accepts both, and Java's Avro reads them).
 //!
 //! Every codec stops at the block limit before it allocates more: a zstd frame claiming a huge
 //! window or content size, or a snappy block claiming a huge length, is an error, not an
@@ -21,18 +23,24 @@ pub enum Codec {
     Snappy,
     /// A zstd frame per block (Paimon 0.9 and later).
     Zstandard,
+    /// A bzip2 stream per block.
+    Bzip2,
+    /// An `.xz` container per block.
+    Xz,
 }
 
 impl Codec {
-    /// The codec named by `avro.codec`; `bzip2`, `xz` and unknown names are unsupported.
+    /// The codec named by `avro.codec`; unknown names are unsupported.
     pub fn from_name(name: &str) -> Result<Codec> {
         match name {
             "null" | "" => Ok(Codec::Null),
             "deflate" => Ok(Codec::Deflate),
             "snappy" => Ok(Codec::Snappy),
             "zstandard" => Ok(Codec::Zstandard),
+            "bzip2" => Ok(Codec::Bzip2),
+            "xz" => Ok(Codec::Xz),
             other => Err(Error::unsupported(format!(
-                "Avro codec {other:?} is not supported (supported: null, deflate, snappy, zstandard)"
+                "Avro codec {other:?} is not supported (supported: null, deflate, snappy, zstandard, bzip2, xz)"
             ))),
         }
     }
@@ -44,6 +52,8 @@ impl Codec {
             Codec::Deflate => "deflate",
             Codec::Snappy => "snappy",
             Codec::Zstandard => "zstandard",
+            Codec::Bzip2 => "bzip2",
+            Codec::Xz => "xz",
         }
     }
 }
@@ -124,6 +134,20 @@ impl Decompressor {
             }
             Codec::Zstandard => {
                 self.zstd(data, max)?;
+                Ok(&self.buf)
+            }
+            Codec::Bzip2 => {
+                crate::codec::bzip2::decode(data, &mut self.buf, max).map_err(|e| match e {
+                    crate::codec::bzip2::Bzip2Error::TooLong { at_least } => too_big(at_least, max),
+                    e => Error::format(e.to_string()),
+                })?;
+                Ok(&self.buf)
+            }
+            Codec::Xz => {
+                crate::codec::xz::decode_xz(data, &mut self.buf, max).map_err(|e| match e {
+                    crate::codec::xz::XzError::TooLong { at_least } => too_big(at_least, max),
+                    e => Error::format(e.to_string()),
+                })?;
                 Ok(&self.buf)
             }
         }
@@ -218,6 +242,20 @@ mod tests {
             d.decompress(Codec::Zstandard, &z, 1 << 20).unwrap(),
             &data[..]
         );
+        let mut bz = Vec::new();
+        std::io::Write::write_all(
+            &mut bzip2::write::BzEncoder::new(&mut bz, bzip2::Compression::fast()),
+            &data,
+        )
+        .unwrap();
+        assert_eq!(d.decompress(Codec::Bzip2, &bz, 1 << 20).unwrap(), &data[..]);
+        let mut xz = Vec::new();
+        lzma_rs::xz_compress(&mut std::io::BufReader::new(&data[..]), &mut xz).unwrap();
+        assert_eq!(d.decompress(Codec::Xz, &xz, 1 << 20).unwrap(), &data[..]);
+        for (codec, block) in [(Codec::Bzip2, &bz), (Codec::Xz, &xz)] {
+            let e = d.decompress(codec, block, 1000).unwrap_err();
+            assert_eq!(e.kind(), crate::error::ErrorKind::Limit, "{codec}: {e}");
+        }
         // Two frames in one block are concatenated.
         let mut two = z.clone();
         two.extend_from_slice(&zstd_frame(b"tail"));
@@ -433,10 +471,17 @@ mod tests {
 
     #[test]
     fn codec_names() {
-        for c in [Codec::Null, Codec::Deflate, Codec::Snappy, Codec::Zstandard] {
+        for c in [
+            Codec::Null,
+            Codec::Deflate,
+            Codec::Snappy,
+            Codec::Zstandard,
+            Codec::Bzip2,
+            Codec::Xz,
+        ] {
             assert_eq!(Codec::from_name(c.as_str()).unwrap(), c);
         }
-        let e = Codec::from_name("bzip2").unwrap_err();
+        let e = Codec::from_name("lz4").unwrap_err();
         assert_eq!(e.kind(), crate::error::ErrorKind::Unsupported);
     }
 }
