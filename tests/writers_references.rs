@@ -595,7 +595,11 @@ fn manifests_in_every_avro_codec_pypaimon_writes_are_read() {
             .iter()
             .find(|t| t["path"].as_str().unwrap().ends_with(&table))
             .unwrap();
-        assert!(t["findings"].as_array().unwrap().is_empty(), "{codec}: {}", t["findings"]);
+        assert!(
+            t["findings"].as_array().unwrap().is_empty(),
+            "{codec}: {}",
+            t["findings"]
+        );
         let truth_snaps = truth["tables"][&table]["branches"]["main"]["snapshots"]
             .as_array()
             .unwrap();
@@ -612,5 +616,45 @@ fn manifests_in_every_avro_codec_pypaimon_writes_are_read() {
             assert_eq!(s["files"]["added"], added, "{codec} {}", s["id"]);
             assert_eq!(s["files"]["changelog"], changelog, "{codec} {}", s["id"]);
         }
+    }
+}
+
+/// A pypaimon writer killed between writing its snapshot's temp file and renaming it: each
+/// version names the temp file its own way (1.3 `snapshot-3.tmp`, 1.4 and 2.0
+/// `snapshot-3.<uuid>.tmp`, 2.1 `.snapshot-3.<uuid>.tmp`), and each is the one
+/// `snapshot-temp-file` finding the truth's temp file makes; the files its commit wrote are
+/// explained by it (pypaimon 2.x's `manifest-list-<uuid>-changelog` included), no orphan.
+#[test]
+fn every_pypaimon_names_its_snapshot_temp_file_and_each_is_found() {
+    for version in ["pp132", "pp142", "pp200", "pp210"] {
+        let name = format!("{version}_tmp_snapshot");
+        let r = report(&fixture(&format!("writers/{name}.zip")));
+        let truth: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(fixture(&format!("writers/{name}.json"))).unwrap(),
+        )
+        .unwrap();
+        let temps = truth["tables"]["db.db/tmp_t"]["branches"]["main"]["temp_snapshot_files"]
+            .as_array()
+            .unwrap();
+        assert_eq!(temps.len(), 1, "{name}");
+        let file = temps[0]["file"]
+            .as_str()
+            .unwrap()
+            .trim_start_matches("db.db/tmp_t/");
+        let found: Vec<&Finding> = r
+            .all_findings()
+            .filter(|(_, f)| f.code == Code::SnapshotTempFile)
+            .map(|(_, f)| f)
+            .collect();
+        assert_eq!(found.len(), 1, "{name}: {found:#?}");
+        assert_eq!(found[0].files, [file], "{name}");
+        assert_eq!(found[0].snapshot, temps[0]["id"].as_i64(), "{name}");
+        assert_eq!(found[0].severity, Severity::Warning, "{name}");
+        let orphans: Vec<&Finding> = r
+            .all_findings()
+            .filter(|(_, f)| f.code == Code::OrphanFile)
+            .map(|(_, f)| f)
+            .collect();
+        assert!(orphans.is_empty(), "{name}: {orphans:#?}");
     }
 }

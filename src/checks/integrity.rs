@@ -6,7 +6,7 @@
 //! * `hint-mismatch` — `LATEST` is written after the snapshot rename, `EARLIEST` last by
 //!   expiration (§1.4, §4.7): a lagging `LATEST` marks a writer that died right after publishing;
 //!   an `EARLIEST` below the oldest snapshot marks an interrupted expiration.
-//! * `snapshot-temp-file` — `.snapshot-<id>.<uuid>.tmp` is left when a writer dies between
+//! * `snapshot-temp-file` — `.snapshot-<id>.<uuid>.tmp` (or a pypaimon variant, §1.4) is left when a writer dies between
 //!   writing and renaming (§1.4, `FileIO.tryToWriteAtomic`); if no `snapshot-<id>` exists, that
 //!   commit never became durable.
 //! * `unreadable-file` — a file the analysis needed could not be read or parsed: when its own

@@ -243,11 +243,41 @@ pub fn id_from_file_name(name: &str, prefix: &str) -> Option<i64> {
 }
 
 /// Whether `name` is a snapshot temp file left by a writer that died between writing and
-/// renaming: `.snapshot-<id>.<uuid>.tmp` (`paimon-format.md` §1.4). Returns the id.
+/// renaming, and the id it was to become (`paimon-format.md` §1.4): Java's and pypaimon 2.1's
+/// `.snapshot-<id>.<uuid>.tmp`, pypaimon 1.4 and 2.0's `snapshot-<id>.<uuid>.tmp` (local files)
+/// and `snapshot-<id><uuid>.tmp` (through pyarrow's file systems: the UUID glued to the id),
+/// pypaimon 1.3's `snapshot-<id>.tmp`.
 pub fn temp_snapshot_id(name: &str) -> Option<i64> {
-    let rest = name.strip_prefix(".snapshot-")?.strip_suffix(".tmp")?;
-    let (id, _uuid) = rest.split_once('.')?;
+    let rest = name
+        .strip_prefix('.')
+        .unwrap_or(name)
+        .strip_prefix("snapshot-")?
+        .strip_suffix(".tmp")?;
+    let id = match rest.split_once('.') {
+        Some((id, _uuid)) => id,
+        None => rest
+            .len()
+            .checked_sub(UUID_LEN)
+            .and_then(|at| rest.split_at_checked(at))
+            .filter(|(_, uuid)| is_uuid(uuid))
+            .map_or(rest, |(id, _)| id),
+    };
+    if id.is_empty() || !id.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
     id.parse().ok()
+}
+
+/// The length of a textual UUID (`8-4-4-4-12` hex digits).
+const UUID_LEN: usize = 36;
+
+/// Whether `s` is a textual UUID.
+fn is_uuid(s: &str) -> bool {
+    s.len() == UUID_LEN
+        && s.bytes().enumerate().all(|(i, b)| match i {
+            8 | 13 | 18 | 23 => b == b'-',
+            _ => b.is_ascii_hexdigit(),
+        })
 }
 
 #[cfg(test)]
@@ -378,6 +408,26 @@ mod tests {
             Some(8)
         );
         assert_eq!(temp_snapshot_id("snapshot-8"), None);
+        // pypaimon 1.4 / 2.0 (local, and through pyarrow: the UUID glued on), 1.3
+        assert_eq!(
+            temp_snapshot_id("snapshot-8.4f1c2a77-0d7e-4c6b-9a34-2b0f1f2e5a11.tmp"),
+            Some(8)
+        );
+        assert_eq!(
+            temp_snapshot_id("snapshot-124f1c2a77-0d7e-4c6b-9a34-2b0f1f2e5a11.tmp"),
+            Some(12)
+        );
+        assert_eq!(temp_snapshot_id("snapshot-3.tmp"), Some(3));
+        assert_eq!(temp_snapshot_id("snapshot-.tmp"), None);
+        assert_eq!(temp_snapshot_id("snapshot-x.tmp"), None);
+        assert_eq!(
+            temp_snapshot_id("LATEST.4f1c2a77-0d7e-4c6b-9a34-2b0f1f2e5a11.tmp"),
+            None
+        );
+        assert_eq!(
+            temp_snapshot_id("snapshot-4f1c2a77-0d7e-4c6b-9a34-2b0f1f2e5a11.tmp"),
+            None
+        );
     }
 
     proptest::proptest! {

@@ -1058,7 +1058,9 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
                 continue;
             };
             if kind == OrphanKind::ManifestList {
-                if let Some((uuid, n)) = name.strip_prefix("manifest-list-").and_then(split_counter)
+                if let Some((uuid, n)) = name
+                    .strip_prefix("manifest-list-")
+                    .and_then(split_list_name)
                 {
                     orphan_lists.entry(uuid.to_string()).or_default().push((
                         n,
@@ -1168,7 +1170,7 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
                 .filter(|(_, _, ls)| {
                     ls.iter().any(|l| {
                         l.strip_prefix("manifest-list-")
-                            .and_then(split_counter)
+                            .and_then(split_list_name)
                             .is_some_and(|(u, _)| u == uuid)
                     })
                 })
@@ -1607,6 +1609,17 @@ pub fn split_counter(s: &str) -> Option<(&str, u64)> {
     Some((uuid, n.parse().ok()?))
 }
 
+/// A manifest list's name after `manifest-list-` → (its committer's UUID, its place among that
+/// committer's lists): Java numbers every list `<uuid>-<n>`; pypaimon 2.x numbers the base and
+/// delta lists and names the changelog list `<uuid>-changelog` (`paimon-format.md` §1.2), placed
+/// after the numbered ones.
+pub fn split_list_name(s: &str) -> Option<(&str, u64)> {
+    match s.strip_suffix("-changelog") {
+        Some(uuid) if !uuid.is_empty() => Some((uuid, u64::MAX)),
+        _ => split_counter(s),
+    }
+}
+
 /// `path` relative to `root`.
 pub fn relative_to(root: &str, path: &str) -> String {
     relative(root, path).to_string()
@@ -1852,5 +1865,14 @@ mod tests {
             split_counter("c79efd78-7b5c-468f-a273-8155be9403e2-4"),
             Some(("c79efd78-7b5c-468f-a273-8155be9403e2", 4))
         );
+        assert_eq!(
+            split_list_name("c79efd78-7b5c-468f-a273-8155be9403e2-changelog"),
+            Some(("c79efd78-7b5c-468f-a273-8155be9403e2", u64::MAX))
+        );
+        assert_eq!(
+            split_list_name("c79efd78-7b5c-468f-a273-8155be9403e2-1"),
+            Some(("c79efd78-7b5c-468f-a273-8155be9403e2", 1))
+        );
+        assert_eq!(split_list_name("-changelog"), None);
     }
 }

@@ -79,7 +79,8 @@ pub struct TagFile {
     pub tag: Result<Tag, Error>,
 }
 
-/// A leftover `.snapshot-<id>.<uuid>.tmp`.
+/// A leftover `.snapshot-<id>.<uuid>.tmp`, or one of pypaimon's names for it
+/// ([`crate::paimon::snapshot::temp_snapshot_id`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TempSnapshotFile {
     /// Artifact path.
