@@ -24,7 +24,7 @@ use std::collections::HashSet;
 use crate::checks::changelog::display_identifier;
 use crate::findings::{Code, Finding, Severity};
 use crate::paimon::manifest::FileKind;
-use crate::paimon::snapshot::{CommitKind, Snapshot};
+use crate::paimon::snapshot::{CommitKind, Snapshot, BATCH_COMMIT_IDENTIFIER};
 use crate::timeline::files::RootFiles;
 use crate::timeline::{TempSnapshotFile, Timeline};
 use crate::warehouse::{split_parent, Discovery};
@@ -308,9 +308,15 @@ fn temp_verdict(
             ),
             if compact {
                 "See the lost-changelog finding of the same commit.".to_string()
+            } else if content.is_some_and(|s| s.commit_identifier == BATCH_COMMIT_IDENTIFIER) {
+                "Re-run the batch job that wrote it: a batch commit is not retried. Its files are \
+                 still on disk, unreferenced: do not run remove_orphan_files before."
+                    .to_string()
             } else {
-                "Restart the writer from its last checkpoint: recovery re-commits this \
-                 identifier (filterCommitted retries identifiers above the user's latest)."
+                "Restart the writer: a Flink writer restored from its last checkpoint re-commits \
+                 this identifier (filterCommitted retries identifiers above the user's latest); a \
+                 writer without that recovery (pypaimon, paimon-rust) must write these rows again. \
+                 Its files are still on disk, unreferenced: do not run remove_orphan_files before."
                     .to_string()
             },
         ),
@@ -904,6 +910,26 @@ mod tests {
         assert!(f[4]
             .message
             .starts_with("snapshot/snapshot-4 could not be read: "));
+    }
+
+    #[test]
+    fn a_lost_batch_commit_is_run_again_a_checkpoint_is_restored() {
+        let snaps = [(1, "APPEND", "w", 1, 1_000)];
+        let remedy = |identifier: i64| {
+            let f = temp_findings(&snaps, &snapshot_json(2, "APPEND", "w", identifier));
+            assert_eq!(f[0].severity, Severity::Warning);
+            f[0].remedy.clone()
+        };
+        assert!(
+            remedy(i64::MAX).starts_with("Re-run the batch job"),
+            "{}",
+            remedy(i64::MAX)
+        );
+        assert!(
+            remedy(7).starts_with("Restart the writer: a Flink writer"),
+            "{}",
+            remedy(7)
+        );
     }
 
     #[test]
