@@ -13,9 +13,11 @@
 //!   that will carry other data (§5.5, `NextSnapshotFetcher.rangeCheck`).
 //! * `past-lost-changelog` — a snapshot below N lost its changelog (see `changelog`): the reader
 //!   believes it consumed changes it never received.
-//! * `stale` — the file is older than `consumer.expiration-time`: the next non-write-only commit
-//!   deletes it (§5.4, `ConsumerManager.expire` on file modification time), the fence goes with
-//!   it and the reader restarts from its startup options.
+//! * `stale` — the file is older than `consumer.expiration-time`: the next commit that expires
+//!   consumers deletes it (§5.4, `ConsumerManager.expire` on file modification time: a Paimon
+//!   Java writer's, write-only ones only up to 1.3, never pypaimon's or paimon-rust's), the
+//!   fence goes with it and the reader restarts from its startup options; commits after it went
+//!   stale that left it show writers that do not.
 //! * `caught-up` — N = latest + 1; `safe` — inside the retained range; `unreadable` — the file
 //!   cannot be parsed (Paimon retries, then the reader fails to start).
 //!
@@ -337,11 +339,39 @@ fn stale(j: &Judging<'_>, out: &mut Outcome) {
     if let (Some(limit), Some(age)) = (limit, age) {
         if age > limit {
             out.verdicts.push(ConsumerVerdict::Stale);
-            let who_expires = if t.options.write_only {
-                "write-only writers never expire consumers, so it survives until a \
-                     non-write-only commit or maintenance job runs — then it is deleted"
+            // Commits clearly after it went stale that left it in place show writers that do
+            // not expire consumers (write-only, or writers outside Paimon's Java code).
+            let stale_since = modified.map(|m| m.saturating_add(limit));
+            let survived: Vec<i64> = t
+                .snapshots
+                .iter()
+                .filter(|(_, s)| {
+                    stale_since
+                        .is_some_and(|at| crate::time::clearly_before(at, s.snapshot.time_millis))
+                })
+                .map(|(id, _)| *id)
+                .collect();
+            // Who deletes it (`paimon-format.md` §5.4): every commit of a Paimon Java writer up
+            // to 1.3, write-only ones included; after 1.3 not write-only ones; never pypaimon's
+            // or paimon-rust's.
+            let who_expires = if !survived.is_empty() {
+                format!(
+                    "{} committed after it went stale and left it in place, so their writers do \
+                     not expire consumers (a writer started before consumer.expiration-time was \
+                     set keeps its old options, a write-only writer after Paimon 1.3 passes none, \
+                     pypaimon and paimon-rust never do); it stays until a commit that expires \
+                     consumers, or a maintenance job, runs — then it is deleted",
+                    super::producer::snapshots_phrase(&survived)
+                )
+            } else if t.options.write_only {
+                "the next commit of a Paimon Java writer up to 1.3 deletes it, write-only ones \
+                     included (a write-only writer after 1.3 does not expire consumers, nor do \
+                     pypaimon and paimon-rust)"
+                    .to_string()
             } else {
-                "the next non-write-only commit deletes it"
+                "the next commit of a Paimon Java writer deletes it (pypaimon and paimon-rust \
+                     commits do not expire consumers)"
+                    .to_string()
             };
             out.findings.push(
                     j.base(Finding::new(
@@ -501,6 +531,42 @@ mod tests {
         let t = timeline(&[], &snaps, &[("c", 2)]);
         let (r, _) = judge(&t, &clock(100 * HOUR), &[]);
         assert_eq!(r[0].verdict, ConsumerVerdict::Safe);
+    }
+
+    #[test]
+    fn a_stale_consumer_says_who_deletes_it_by_what_the_history_shows() {
+        let stale_message = |options: &[(&str, &str)], times: &[i64]| {
+            let snaps: Vec<_> = (1..)
+                .zip(times)
+                .map(|(i, t)| (i, "APPEND", "w", i, *t))
+                .collect();
+            let t = timeline(options, &snaps, &[("c", 2)]);
+            let (_, f) = judge(&t, &clock(5 * HOUR), &[]);
+            let f = f
+                .into_iter()
+                .find(|x| x.code == Code::ConsumerStale)
+                .unwrap();
+            f.message
+        };
+        let expiring = [("consumer.expiration-time", "1 h")];
+        // Commits after it went stale (at 1 h) left it: their writers do not expire consumers.
+        let m = stale_message(&expiring, &[HOUR / 2, 2 * HOUR, 3 * HOUR]);
+        assert!(
+            m.contains("snapshots 2, 3 committed after it went stale and left it in place"),
+            "{m}"
+        );
+        // No commit since: who will delete it.
+        let m = stale_message(&expiring, &[HOUR / 4, HOUR / 2]);
+        assert!(
+            m.contains("the next commit of a Paimon Java writer deletes it"),
+            "{m}"
+        );
+        let write_only = [("consumer.expiration-time", "1 h"), ("write-only", "true")];
+        let m = stale_message(&write_only, &[HOUR / 4, HOUR / 2]);
+        assert!(
+            m.contains("Paimon Java writer up to 1.3 deletes it, write-only ones included"),
+            "{m}"
+        );
     }
 
     #[test]

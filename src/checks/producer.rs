@@ -179,7 +179,7 @@ fn carry(ids: &[i64]) -> &'static str {
     }
 }
 
-fn snapshots_phrase(ids: &[i64]) -> String {
+pub(super) fn snapshots_phrase(ids: &[i64]) -> String {
     format!(
         "snapshot{} {}",
         if ids.len() == 1 { "" } else { "s" },
