@@ -592,7 +592,7 @@ pub fn half_created_branch(t: &Timeline) -> Option<Finding> {
             Code::BranchIncomplete,
             Severity::Info,
             format!(
-                "branch {branch} holds tag{} {} but no schema and no snapshot, so Paimon cannot open it: a half-created branch. createBranch from a tag copies the tag first, then the tagged snapshot and the schemas, and fails when the tagged snapshot has expired; or the capture missed the branch's schema/ and snapshot/.",
+                "branch {branch} holds tag{} {} but no schema and no snapshot, so Paimon cannot open it: a half-created branch. createBranch from a tag copies the tag first, then the tagged snapshot and the schemas, and stops there when a copy fails (the tagged snapshot has expired; pypaimon 1.4's create_branch fails copying it onto itself on a filesystem catalog); or the capture missed the branch's schema/ and snapshot/.",
                 if tags.len() == 1 { "" } else { "s" },
                 tags.join(", ")
             ),
