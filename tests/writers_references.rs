@@ -658,3 +658,45 @@ fn every_pypaimon_names_its_snapshot_temp_file_and_each_is_found() {
         assert!(orphans.is_empty(), "{name}: {orphans:#?}");
     }
 }
+
+/// A pypaimon commit that lost the snapshot id to another writer, retried and published: the
+/// failed attempt's manifest lists and manifests (the truth's unreferenced files) are said to
+/// be a retried commit's, as infos, and nothing else is unreferenced.
+#[test]
+fn a_retried_commits_first_attempt_is_said_to_be_one() {
+    let name = "pp210_lost_race";
+    let r = report(&fixture(&format!("writers/{name}.zip")));
+    let truth: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(fixture(&format!("writers/{name}.json"))).unwrap(),
+    )
+    .unwrap();
+    let mut want: Vec<String> = truth["tables"]["db.db/race_t"]["unreferenced_files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            f.as_str()
+                .unwrap()
+                .trim_start_matches("db.db/race_t/")
+                .to_string()
+        })
+        .collect();
+    want.sort();
+    assert!(!want.is_empty());
+    let orphans: Vec<&Finding> = r
+        .all_findings()
+        .filter(|(_, f)| f.code == Code::OrphanFile)
+        .map(|(_, f)| f)
+        .collect();
+    let mut got: Vec<String> = orphans.iter().flat_map(|f| f.files.clone()).collect();
+    got.sort();
+    assert_eq!(got, want);
+    for f in orphans {
+        assert_eq!(f.severity, Severity::Info, "{f:#?}");
+        assert!(
+            f.message.contains("the commit was retried and published"),
+            "{}",
+            f.message
+        );
+    }
+}

@@ -212,6 +212,14 @@ enum Cause {
     /// Of expired snapshots whose files were not cleaned: every data file their lists name is
     /// still referenced by the retained snapshots, and snapshots below the earliest are gone.
     Expired,
+    /// Of a commit attempt that was retried: every data file its lists add is referenced by a
+    /// retained snapshot, and no snapshot has expired, so a published commit holds them (a
+    /// writer that retries after a conflict without deleting the failed attempt's manifests,
+    /// as pypaimon does; Java's commit deletes them, `paimon-format.md` §4.7). Those files must
+    /// be added by a snapshot committed at or after the lists were written (within the 2 s of
+    /// file times): a commit that died after writing only its base list repeats older files,
+    /// unless it died within 2 s of the snapshot that added them, which reads the same.
+    Retried,
     /// Changelog files the writer of this OVERWRITE snapshot wrote (they share its added data
     /// files' writer UUID, `paimon-format.md` §1.2), which Paimon's overwrite never commits
     /// (§4.7, `FileStoreCommitImpl.overwrite`).
@@ -228,7 +236,11 @@ enum Cause {
 /// The orphan lists, manifests, data and changelog files of ghost commits (unreferenced
 /// manifest lists, by committer) that the artifact shows were published: rolled back, or
 /// expired without clean-up. Everything else is left to the age-based causes.
-fn published_ghosts<'r>(timelines: &[&Timeline], root: &'r RootFiles) -> HashMap<&'r str, Cause> {
+fn published_ghosts<'r>(
+    timelines: &[&Timeline],
+    root: &'r RootFiles,
+    offset: Option<i64>,
+) -> HashMap<&'r str, Cause> {
     let is_changelog =
         |name: &str| name.starts_with("changelog-") || name.starts_with("compacted-changelog-");
     let new_data = |g: &'r crate::timeline::files::GhostCommit| -> HashSet<&'r str> {
@@ -277,10 +289,21 @@ fn published_ghosts<'r>(timelines: &[&Timeline], root: &'r RootFiles) -> HashMap
             .collect();
         let Some(mine) = news.get(i) else { continue };
         let chained = chained.get(i).copied().unwrap_or(false);
+        let republished = || {
+            g.modified.is_some_and(|m| {
+                let added = added_since(timelines, root, m.to_utc_millis(offset));
+                g.entries.iter(&root.catalog).any(|e| {
+                    e.kind() == crate::paimon::manifest::FileKind::Add
+                        && added.contains(e.file().file_name())
+                })
+            })
+        };
         let cause = if chained && !mine.is_empty() {
             Cause::RolledBack
         } else if mine.is_empty() && expired_before && !g.entries.is_empty() {
             Cause::Expired
+        } else if mine.is_empty() && !expired_before && republished() {
+            Cause::Retried
         } else {
             continue;
         };
@@ -291,6 +314,27 @@ fn published_ghosts<'r>(timelines: &[&Timeline], root: &'r RootFiles) -> HashMap
             let (_, name) = crate::warehouse::split_parent(&o.relative);
             if names.contains(name) && matches!(o.kind, OrphanKind::Data | OrphanKind::Changelog) {
                 out.insert(o.relative.as_str(), cause);
+            }
+        }
+    }
+    out
+}
+
+/// The data files the deltas of snapshots committed at or after `since` (within the file-time
+/// tolerance) add: what a retried commit published after its failed attempt's lists were
+/// written. A commit that died after writing only its base list names older files.
+fn added_since<'r>(timelines: &[&Timeline], root: &'r RootFiles, since: i64) -> HashSet<&'r str> {
+    let mut out = HashSet::new();
+    for t in timelines {
+        let Some(b) = root.branches.get(&t.location.branch) else {
+            continue;
+        };
+        for (id, s) in &t.snapshots {
+            if crate::time::clearly_before(s.snapshot.time_millis, since) {
+                continue;
+            }
+            if let Some(f) = b.snapshots.get(id) {
+                out.extend(f.added(&b.catalog).map(|e| e.file().file_name()));
             }
         }
     }
@@ -449,6 +493,7 @@ impl Cause {
             Cause::Old => "older than the newest snapshot: a commit that never became durable and was not re-committed, a snapshot a rollback removed without deleting its files, or an interrupted compaction or expiration".to_string(),
             Cause::Unknown => "no modification time to compare with the snapshots, so the cause is unknown: a commit in flight at capture time, one that never became durable, a snapshot a rollback removed without deleting its files, or an interrupted compaction or expiration".to_string(),
             Cause::RolledBack => "left by a rollback (or snapshot files deleted by hand): they belong to snapshots that were published and later removed (the manifest lists of one build on the files another added, which only a published snapshot allows), and only the snapshot files were deleted".to_string(),
+            Cause::Retried => "written for a commit attempt whose data files a published snapshot holds: the commit was retried and published, and the failed attempt's manifest files were left (pypaimon retries a commit that lost a conflict without deleting them), so nothing is missing".to_string(),
             Cause::Expired => format!(
                 "left by snapshots that were expired without clean-up: every data file their manifest lists name is still referenced by the retained snapshots, so they describe states older than the earliest retained snapshot {earliest}, whose snapshot files were removed without the files only they used"
             ),
@@ -460,6 +505,7 @@ impl Cause {
         match (kind, self) {
             (_, Cause::RolledBack) => "Harmless for readers of the retained snapshots; they hold the rolled-back snapshots' changes, so keep them if those must be recovered. remove_orphan_files (dry run first) reclaims the space.",
             (_, Cause::OverwriteChangelog(..)) => "Nothing to recover: an OVERWRITE's changes never reach streaming readers through changelog files. remove_orphan_files (dry run first) reclaims the space.",
+            (_, Cause::Retried) => "Harmless: the retried commit holds the same files. remove_orphan_files (dry run first) reclaims the space.",
             (_, Cause::Expired) => "Harmless for readers of the retained snapshots (a streaming reader that had not yet read those snapshots has already lost them to the expiration); remove_orphan_files (dry run first) reclaims the space.",
             (OrphanKind::Changelog, _) => "Unreferenced changelog means some changes were never delivered to streaming readers: find the commit that wrote them (the writer's log at that time) before cleaning up. remove_orphan_files (dry run first, older_than past the incident) deletes them once you are sure.",
             (_, Cause::Young) => "Nothing to do if the writer was running at capture time; otherwise remove_orphan_files (dry run first) cleans them up once they are older than its older_than threshold.",
@@ -487,6 +533,7 @@ impl Cause {
         match self {
             Cause::RolledBack => out.push("their manifest lists build on files that other unreferenced manifest lists added: those commits were published as snapshots, and the snapshots are gone".to_string()),
             Cause::Expired => out.push(format!("every data file their manifest lists name is referenced by a retained snapshot; the earliest retained snapshot is {earliest}")),
+            Cause::Retried => out.push("every data file their manifest lists add is referenced by a retained snapshot, and no snapshot has expired (the earliest is 1)".to_string()),
             Cause::OverwriteChangelog(id, _) => {
                 out.push(format!("Paimon's FileStoreCommitImpl.overwrite commits only the data files of snapshot {id} (and of a compaction it commits right after, as a COMPACT snapshot of the same identifier); it logs \"Overwrite mode currently does not commit any changelog\" and leaves the changelog files its writers produced"));
                 out.push(streaming_overwrite(timelines));
@@ -549,7 +596,7 @@ fn sort_orphans<'r>(
     };
     let hidden_lists = unreadable("manifest list");
     let hidden_manifests = hidden_lists || unreadable("manifest");
-    let published = published_ghosts(timelines, root);
+    let published = published_ghosts(timelines, root, offset);
     let overwrites = overwrite_changelog(timelines, root, offset);
     let mut sorted = Sorted::default();
     for o in &root.orphans {
