@@ -558,3 +558,47 @@ fn unreferenced_files_an_unreadable_tag_or_long_lived_changelog_may_hold_are_not
         }
     }
 }
+
+/// The lost COMPACT of the crash fixture with its orphan changelog file removed (as a clean-up
+/// would) and the two manifests of its unpublished lists cut short (a hand edit by nature:
+/// damaged files). Nothing readable proves the loss and nothing shows the commit was whole:
+/// the unreadable manifests may hold the COMPACT's changelog, so the report says whether it
+/// was lost cannot be told, naming them, and claims neither loss nor "nothing shows it".
+#[test]
+fn an_unreadable_manifest_of_the_unpublished_half_leaves_the_loss_unknown() {
+    let root = "java09_d_crash_between_append_and_compact/db.db/lk_crash/";
+    let ghosts = [
+        "manifest/manifest-d593b0f5-7b4d-4f4e-9f64-7eee5ed0fa59-1",
+        "manifest/manifest-d593b0f5-7b4d-4f4e-9f64-7eee5ed0fa59-2",
+    ];
+    let entries = common::fixture_entries(
+        "warehouses/java09_d_crash_between_append_and_compact.zip",
+        |path, bytes| {
+            let rel = path.strip_prefix(root).unwrap_or(path);
+            if rel == "bucket-0/changelog-af6d83bc-7cb7-4403-9e65-e1f162b23c84-0.parquet" {
+                None
+            } else if ghosts.contains(&rel) {
+                Some(bytes[..bytes.len() / 2].to_vec())
+            } else {
+                Some(bytes)
+            }
+        },
+    );
+    let r = common::analyse(&common::zip_artifact("cut.zip", &entries));
+    let table = |code: Code| common::table_findings(&r, "lk_crash", code);
+    assert!(table(Code::LostChangelog).is_empty());
+    let f: Vec<_> = table(Code::ArtifactIncomplete)
+        .into_iter()
+        .filter(|f| f.snapshot == Some(7))
+        .collect();
+    assert_eq!(f.len(), 1, "{:#?}", r.all_findings().collect::<Vec<_>>());
+    assert_eq!(f[0].severity, Severity::Warning);
+    assert_eq!(f[0].files, ghosts);
+    assert!(f[0].message.contains("cannot be told"), "{}", f[0].message);
+    for p in table(Code::PendingChangelog) {
+        assert!(
+            !p.related_snapshots.contains(&7) && p.snapshot != Some(7),
+            "{p:#?}"
+        );
+    }
+}

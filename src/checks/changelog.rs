@@ -263,6 +263,8 @@ fn judge_commit(ctx: &Ctx<'_>, g: &CommitGroup, explained: &HashSet<String>) -> 
     let proven = evidence.orphan_changelog || !evidence.ghost_changelog.is_empty() || evidence.temp;
     if proven {
         index_evidence(ctx, &a, explained, &mut evidence);
+    } else if let Some(f) = blocked_by_unreadable_ghost(ctx, &a) {
+        return CommitVerdict::Unknowable(f);
     }
 
     let still_live = ctx.branch.and_then(|b| {
@@ -365,6 +367,47 @@ fn blocked_by_unreadable(
                 .snapshot(append_id)
                 .related(blocked.iter().copied())
                 .commit(g.commit_user.clone(), g.commit_identifier),
+    )
+}
+
+/// `artifact-incomplete` when the unpublished manifest lists of this APPEND's committer (its
+/// commit's other half, if one was written) name a list or manifest that could not be decoded:
+/// what it holds, the lost COMPACT's changelog among it, is unknown, so nothing can be told
+/// either way (evidence 2 cannot be read; `paimon-format.md` §4.5).
+fn blocked_by_unreadable_ghost(ctx: &Ctx<'_>, a: &Append<'_>) -> Option<Finding> {
+    let r = ctx.root?;
+    let t = ctx.t;
+    let unreadable: Vec<&str> = r
+        .ghosts
+        .iter()
+        .filter(|g| {
+            g.sibling_snapshots
+                .iter()
+                .any(|(b, id)| *b == t.location.branch && *id == a.id)
+        })
+        .flat_map(|g| g.unreadable.iter().map(String::as_str))
+        .collect();
+    let first = *unreadable.first()?;
+    Some(
+        Finding::new(
+            Code::ArtifactIncomplete,
+            Severity::Warning,
+            format!(
+                "Whether the changelog of snapshot {} (APPEND, user {}, identifier {}) was lost cannot be told: the unpublished manifest lists of its committer name {}, which could not be read, and may hold its COMPACT half.",
+                a.id,
+                a.g.commit_user,
+                display_identifier(a.g.commit_identifier),
+                if unreadable.len() == 1 {
+                    first.to_string()
+                } else {
+                    format!("{} files ({})", unreadable.len(), unreadable.join(", "))
+                }
+            ),
+            "Recover a readable copy of the file (re-capture the artifact) and run the check again.",
+        )
+        .snapshot(a.id)
+        .commit(a.g.commit_user.clone(), a.g.commit_identifier)
+        .files(unreadable.iter().map(|f| f.to_string())),
     )
 }
 
@@ -1015,6 +1058,7 @@ mod tests {
             manifests: vec![format!("manifest/manifest-{name}-0")],
             sibling_snapshots: sibling.iter().map(|(b, id)| (b.to_string(), *id)).collect(),
             modified: Some(FileTime::Utc(3 * HOUR)),
+            unreadable: Vec::new(),
         };
         (g, entries)
     }

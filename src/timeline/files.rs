@@ -441,6 +441,9 @@ pub struct GhostCommit {
     pub sibling_snapshots: Vec<(String, i64)>,
     /// The newest modification time among the lists.
     pub modified: Option<FileTime>,
+    /// Its lists and manifests that could not be decoded (relative paths): what they hold of
+    /// the commit is unknown.
+    pub unreadable: Vec<String>,
 }
 
 /// An index manifest nothing references, decoded: the index files an unpublished commit would
@@ -1143,24 +1146,35 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
             lists.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
             let mut entries = Entries::new();
             let mut manifests = Vec::new();
+            let mut unreadable = Vec::new();
             for (_, list, _) in &lists {
-                let Ok(metas) = self
+                let metas = match self
                     .store
                     .list(self.artifact, &join(&self.manifest_dir, list))
-                else {
-                    continue;
+                {
+                    Ok(metas) => metas,
+                    Err(Unusable::Missing) => continue,
+                    Err(Unusable::Unreadable(_)) => {
+                        unreadable.push(format!("manifest/{list}"));
+                        continue;
+                    }
                 };
                 for name in metas.iter() {
                     if self.referenced.meta.contains(name) {
                         continue; // a base list repeats published manifests
                     }
-                    if let Ok(es) = self.store.manifest(
+                    match self.store.manifest(
                         self.artifact,
                         &join(&self.manifest_dir, name),
                         &self.out.data_files_by_name,
                     ) {
-                        entries.push(es);
-                        manifests.push(format!("manifest/{name}"));
+                        Ok(es) => {
+                            entries.push(es);
+                            manifests.push(format!("manifest/{name}"));
+                        }
+                        // A manifest clean-up deleted is not unreadable, only gone.
+                        Err(Unusable::Missing) => {}
+                        Err(Unusable::Unreadable(_)) => unreadable.push(format!("manifest/{name}")),
                     }
                 }
             }
@@ -1190,6 +1204,7 @@ impl<'a, 's, 'p> Resolver<'a, 's, 'p> {
                 manifests,
                 sibling_snapshots,
                 modified,
+                unreadable,
             });
         }
     }
@@ -1422,6 +1437,7 @@ impl GhostCommit {
             manifests: vec![format!("manifest/{manifest}")],
             sibling_snapshots: Vec::new(),
             modified: None,
+            unreadable: Vec::new(),
         };
         let entries = entries
             .iter()
