@@ -90,7 +90,9 @@ pub fn hint_mismatches(t: &Timeline) -> Vec<Finding> {
                         Severity::Warning,
                         format!(
                             "LATEST says {v} but snapshots up to {latest} exist: a writer published \
-                             snapshot {} and died before updating the hint (or the copy raced a commit).",
+                             snapshot {} and died before updating the hint, the copy raced a commit, or a tool \
+                             rewrote the hint (pypaimon 2.x's fast_forward copies the branch's LATEST over \
+                             main's and leaves main's newer snapshots).",
                             v.saturating_add(1)
                         ),
                         "Paimon corrects a lagging LATEST by listing snapshot/, so readers are fine; check \
