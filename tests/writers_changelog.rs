@@ -666,3 +666,57 @@ fn postpone_bucket_rows_wait_for_compaction_by_design() {
             .contains("bucket-postpone/"));
     }
 }
+
+/// Uncompacted lookup APPENDs whose level-0 files an INSERT OVERWRITE or a TRUNCATE removed (the
+/// truth: the OVERWRITE's delta deletes every file the APPENDs added, and no COMPACT exists):
+/// their changelog was never produced, and the report says so, naming the OVERWRITE. Under
+/// `input` the same history is fine (each APPEND carries its changelog).
+#[test]
+fn lookup_appends_an_overwrite_removed_before_compaction_never_had_changelog() {
+    let name = "rs040_overwrite_lookup";
+    let (r, truth) = (json_report(name), truth(name));
+    for table_name in ["ow", "trunc"] {
+        let snaps = truth_snapshots(&truth, table_name);
+        assert!(snaps.iter().all(|s| s["commitKind"] != "COMPACT"));
+        let overwrite = snaps
+            .iter()
+            .find(|s| s["commitKind"] == "OVERWRITE")
+            .unwrap();
+        let deleted: Vec<&str> = overwrite["delta_files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["kind"] == 1 || f["kind"] == "DELETE")
+            .map(|f| f["path"].as_str().unwrap())
+            .collect();
+        let removed: Vec<i64> = snaps
+            .iter()
+            .filter(|s| s["commitKind"] == "APPEND")
+            .filter(|s| {
+                s["delta_files"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .all(|f| deleted.contains(&f["path"].as_str().unwrap()))
+            })
+            .map(|s| s["id"].as_i64().unwrap())
+            .collect();
+        assert_eq!(removed, [1, 2, 3], "{table_name}");
+        let t = table(&r, table_name, "main");
+        let f = findings(t, "changelog-not-produced");
+        assert_eq!(f.len(), 1, "{table_name}: {:?}", t["findings"]);
+        let mut want = removed.clone();
+        want.push(overwrite["id"].as_i64().unwrap());
+        assert_eq!(ids(f[0]), want, "{table_name}");
+        assert!(
+            f[0]["message"].as_str().unwrap().contains("never will be"),
+            "{}",
+            f[0]
+        );
+    }
+    assert!(table(&r, "ow_input", "main")["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|f| f["severity"] == "info"));
+}

@@ -121,6 +121,7 @@ pub fn check(
         by_user,
     };
     let mut pending: BTreeMap<&str, Vec<(i64, bool)>> = BTreeMap::new();
+    let mut overwritten: Vec<(i64, i64)> = Vec::new();
     for g in groups {
         match judge_commit(&ctx, g, &out.explained) {
             CommitVerdict::Nothing => {}
@@ -137,8 +138,14 @@ pub fn check(
                 .entry(g.commit_user.as_str())
                 .or_default()
                 .push((append, writers_last)),
+            CommitVerdict::Overwritten { append, by } => overwritten.push((append, by)),
         }
     }
+    out.findings
+        .extend(super::pending::overwritten_before_compaction(
+            t,
+            &overwritten,
+        ));
     let writers = super::pending::Writers {
         t,
         clock,
@@ -190,6 +197,9 @@ enum CommitVerdict {
     /// Its level-0 files are not compacted yet; `writers_last` when it is its writer's last
     /// commit.
     Pending { append: i64, writers_last: bool },
+    /// OVERWRITE snapshot `by` removed its level-0 files before any compaction: its changelog
+    /// was never produced and never will be.
+    Overwritten { append: i64, by: i64 },
 }
 
 /// A `lost-changelog` finding, the lost commit, and the orphan files it explains.
@@ -289,9 +299,29 @@ fn judge_commit(ctx: &Ctx<'_>, g: &CommitGroup, explained: &HashSet<String>) -> 
             append: append_id,
             writers_last,
         }
+    } else if let Some(by) = ctx.branch.and_then(|b| removed_by_overwrite(t, b, &a)) {
+        CommitVerdict::Overwritten {
+            append: append_id,
+            by,
+        }
     } else {
         CommitVerdict::Nothing
     }
+}
+
+/// The OVERWRITE snapshot that removed the APPEND's level-0 files, when the first later
+/// snapshot to delete any of them is one: nothing compacted them before, so no changelog was
+/// produced for them (`paimon-format.md` §4.7, §4.9). `None` when a COMPACT (or nothing the
+/// artifact shows) removed them first.
+fn removed_by_overwrite(t: &Timeline, b: &BranchFiles, a: &Append<'_>) -> Option<i64> {
+    if a.added_names.is_empty() {
+        return None;
+    }
+    let (&id, _) = b.snapshots.range(a.id + 1..).find(|(_, f)| {
+        f.deleted(&b.catalog)
+            .any(|e| a.added_names.contains(e.file().file_name()))
+    })?;
+    (t.snapshot(id)?.commit_kind == CommitKind::Overwrite).then_some(id)
 }
 
 /// A commit with a COMPACT half whose compaction left some of the APPEND's level-0 files live

@@ -141,6 +141,47 @@ pub(super) fn postponed_rows(t: &Timeline, b: &BranchFiles) -> Option<Finding> {
     )
 }
 
+/// `changelog-not-produced` for the commits whose level-0 files an OVERWRITE removed before
+/// any compaction merged them (`overwritten`: APPEND, OVERWRITE): under `lookup` and
+/// `full-compaction` their changelog comes only from that compaction, which can no longer
+/// happen, and streaming readers skip OVERWRITE snapshots (`paimon-format.md` §4.7, §4.9).
+pub(super) fn overwritten_before_compaction(
+    t: &Timeline,
+    overwritten: &[(i64, i64)],
+) -> Option<Finding> {
+    let appends: Vec<i64> = overwritten.iter().map(|(a, _)| *a).collect();
+    let mut by: Vec<i64> = overwritten.iter().map(|(_, o)| *o).collect();
+    by.sort_unstable();
+    by.dedup();
+    let first = *appends.first()?;
+    let ids = super::producer::id_ranges(&appends);
+    let overwrites = super::producer::id_ranges(&by);
+    let mut f = Finding::new(
+        Code::ChangelogNotProduced,
+        Severity::Warning,
+        format!(
+            "The level-0 files of snapshot{} {ids} were removed by OVERWRITE snapshot{} {overwrites} before any compaction merged them: under changelog-producer = {} their changelog comes only from that compaction, so it was never produced and never will be, and streaming readers got nothing for {}.",
+            plural(appends.len()),
+            plural(by.len()),
+            t.options.changelog_producer.as_str(),
+            if appends.len() == 1 { "that commit" } else { "those commits" }
+        ),
+        "Re-deliver those commits' changes downstream from their source if a streaming reader needs them; for the future, run a compaction (a writer that compacts, or CALL sys.compact) before overwriting.",
+    )
+    .snapshot(first)
+    .related(appends.iter().chain(&by).copied());
+    for (a, o) in overwritten {
+        f = f.evidence(format!(
+            "snapshot {a} (APPEND) added level-0 files that OVERWRITE snapshot {o} deleted, and no snapshot between them compacted them"
+        ));
+    }
+    Some(f.evidence(if t.options.streaming_read_overwrite {
+        "streaming-read-overwrite = true: a streaming reader reads the OVERWRITE's data files, the new state, not these commits' changes".to_string()
+    } else {
+        "a streaming reader skips OVERWRITE snapshots (streaming-read-overwrite is not set) and reads the changelog of COMPACT snapshots under this producer".to_string()
+    }))
+}
+
 /// How many uncompacted APPENDs in a row a writer that compacts can leave: a lookup writer
 /// compacts the level-0 files at every commit (`ForceUpLevel0Compaction`), a Flink
 /// full-compaction writer every `full-compaction.delta-commits` commits (1 when unset,
