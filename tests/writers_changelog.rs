@@ -720,3 +720,30 @@ fn lookup_appends_an_overwrite_removed_before_compaction_never_had_changelog() {
         .iter()
         .all(|f| f["severity"] == "info"));
 }
+
+/// A postpone-bucket table whose APPENDs' rows an INSERT OVERWRITE replaced (the truth: the
+/// latest snapshot's live files in bucket -2 are the OVERWRITE's only): no APPEND's rows wait in
+/// bucket-postpone/ any more, so nothing is said of their changelog.
+#[test]
+fn postpone_rows_an_overwrite_replaced_wait_for_nothing() {
+    let name = "rs040_overwrite_lookup";
+    let (r, truth) = (json_report(name), truth(name));
+    let snaps = truth_snapshots(&truth, "postpone_ow");
+    let live: Vec<&str> = snaps.last().unwrap()["live_files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["bucket"] == -2)
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert!(!live.is_empty());
+    for s in snaps.iter().filter(|s| s["commitKind"] == "APPEND") {
+        for f in s["delta_files"].as_array().unwrap() {
+            assert!(!live.contains(&f["path"].as_str().unwrap()), "{s}");
+        }
+    }
+    let t = table(&r, "postpone_ow", "main");
+    for code in ["pending-changelog", "changelog-not-produced"] {
+        assert!(findings(t, code).is_empty(), "{code}: {:?}", t["findings"]);
+    }
+}

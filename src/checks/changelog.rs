@@ -1302,6 +1302,37 @@ mod tests {
         assert!(out.explained.contains("manifest/manifest-g-0"));
     }
 
+    /// An unreadable manifest of this commit's ghost (its committer wrote snapshot 3's lists on
+    /// this branch) leaves the loss unknown; one of another commit's ghost, or of a ghost on
+    /// another branch, does not.
+    #[test]
+    fn only_this_commits_unreadable_ghost_leaves_its_loss_unknown() {
+        let unreadable = |name: &str, sibling: (&str, i64)| {
+            let (mut g, e) = ghost(name, vec![], &[sibling]);
+            g.unreadable = vec![format!("manifest/manifest-{name}-9")];
+            (g, e)
+        };
+        let incomplete = |ghosts| {
+            let out = Scene::new(with_ghosts(RootFiles::default(), ghosts)).run();
+            out.findings
+                .iter()
+                .filter(|f| {
+                    f.code == Code::ArtifactIncomplete && f.message.contains("could not be read")
+                })
+                .map(|f| f.files.clone())
+                .collect::<Vec<_>>()
+        };
+        assert!(incomplete(vec![
+            unreadable("earlier", ("main", 1)),
+            unreadable("branch", ("b1", 3))
+        ])
+        .is_empty());
+        assert_eq!(
+            incomplete(vec![unreadable("g", ("main", 3))]),
+            [vec!["manifest/manifest-g-9".to_string()]]
+        );
+    }
+
     /// A ghost commit is this commit's when the same committer wrote snapshot 3's lists (on
     /// this branch) or when it deletes the APPEND's files; other ghosts are not evidence.
     #[test]
