@@ -526,6 +526,25 @@ fn a_missing_newest_schema_leaves_the_options_unknown_not_the_older_ones_assumed
     let m = f[0]["message"].as_str().unwrap();
     assert!(!m.contains("current options are unknown"), "{m}");
     assert!(findings(t, "changelog-producer-changed").is_empty());
+
+    // A newest schema present but unreadable is said to be so, not absent.
+    let r = edited_option_family(|path, bytes| {
+        Some(
+            if path.ends_with("db.db/producer_removed/schema/schema-1") {
+                b"{ not json".to_vec()
+            } else {
+                bytes
+            },
+        )
+    });
+    let t = table(&r, "producer_removed", "main");
+    let f = findings(t, "artifact-incomplete");
+    assert_eq!(f.len(), 1, "{:?}", t["findings"]);
+    let m = f[0]["message"].as_str().unwrap();
+    assert!(
+        m.contains("schema/schema-1 could not be read (see its unreadable-file finding)"),
+        "{m}"
+    );
 }
 
 // ---- rs040_writer_shapes: histories no Java writer leaves ----

@@ -418,6 +418,13 @@ mod tests {
             Some(12)
         );
         assert_eq!(temp_snapshot_id("snapshot-3.tmp"), Some(3));
+        // Only digits are an id ("+3" would parse), and a 36-character tail that is no UUID
+        // is no UUID.
+        assert_eq!(temp_snapshot_id("snapshot-+3.tmp"), None);
+        assert_eq!(
+            temp_snapshot_id(&format!("snapshot-{}.tmp", "1".repeat(37))),
+            None
+        );
         assert_eq!(temp_snapshot_id("snapshot-.tmp"), None);
         assert_eq!(temp_snapshot_id("snapshot-x.tmp"), None);
         assert_eq!(

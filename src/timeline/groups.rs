@@ -135,6 +135,20 @@ mod tests {
                 ("w", 3, vec![5]),
             ]
         );
+        // A batch APPEND is a commit of its own even after a batch COMPACT of its user (a
+        // `sys.compact` in batch mode, then a batch write).
+        let t = timeline(
+            &[],
+            &[
+                (1, "COMPACT", "w", BATCH, 1_000),
+                (2, "APPEND", "w", BATCH, 2_000),
+            ],
+            &[],
+        );
+        assert_eq!(
+            shape(&commit_groups(&t)),
+            vec![("w", BATCH, vec![1]), ("w", BATCH, vec![2])]
+        );
     }
 
     #[test]
