@@ -133,6 +133,15 @@ pub fn in_window(m: i64, lo: Option<i64>, hi: Option<i64>) -> bool {
     lo.is_none_or(|lo| !clearly_before(m, lo)) && hi.is_none_or(|hi| !clearly_before(hi, m))
 }
 
+/// `ms` (a signed difference) as "`<duration>` before `what`", or "after" when negative.
+pub fn before_or_after(ms: i64, what: &str) -> String {
+    if ms >= 0 {
+        format!("{} before {what}", format_duration(ms))
+    } else {
+        format!("{} after {what}", format_duration(ms.saturating_neg()))
+    }
+}
+
 /// Renders ms as a short human duration (`1 d 2 h`, `35 min`, `4 s`, `250 ms`).
 pub fn format_duration(ms: i64) -> String {
     let neg = ms < 0;

@@ -222,8 +222,8 @@ fn judge_commit(ctx: &Ctx<'_>, g: &CommitGroup, explained: &HashSet<String>) -> 
     // half; one written under input or none before the producer changed carries its own
     // changelog or none (`changelog-producer-changed` says what a reader gets of it), and one
     // whose schema was not read is not judged (`paimon-format.md` §1.5, §4.9).
-    if !super::producer::producer_of(t, append.schema_id).is_some_and(|p| p.from_compaction())
-        || super::producer::postponed(t, append.schema_id)
+    if !super::producer::options_of(t, append.schema_id)
+        .is_some_and(|o| o.changelog_producer.from_compaction() && !o.postpone_bucket())
     {
         return CommitVerdict::Nothing;
     }

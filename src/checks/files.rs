@@ -281,6 +281,8 @@ fn published_ghosts<'r>(
         .and_then(|t| t.earliest())
         .is_some_and(|e| e > 1);
     let mut out = HashMap::new();
+    // Built at the first ghost that needs it, once for all.
+    let mut added_at: Option<HashMap<&str, i64>> = None;
     for (i, g) in root.ghosts.iter().enumerate() {
         let names: HashSet<&str> = g
             .entries
@@ -289,13 +291,17 @@ fn published_ghosts<'r>(
             .collect();
         let Some(mine) = news.get(i) else { continue };
         let chained = chained.get(i).copied().unwrap_or(false);
-        let republished = || {
-            g.modified.is_some_and(|m| {
-                let added = added_since(timelines, root, m.to_utc_millis(offset));
-                g.entries.iter(&root.catalog).any(|e| {
-                    e.kind() == crate::paimon::manifest::FileKind::Add
-                        && added.contains(e.file().file_name())
-                })
+        // Files its lists add that a snapshot committed after they were written adds too.
+        let mut republished = || {
+            let Some(written) = g.modified.map(|m| m.to_utc_millis(offset)) else {
+                return false;
+            };
+            let added_at = added_at.get_or_insert_with(|| last_added(timelines, root));
+            g.entries.iter(&root.catalog).any(|e| {
+                e.kind() == crate::paimon::manifest::FileKind::Add
+                    && added_at
+                        .get(e.file().file_name())
+                        .is_some_and(|&at| !crate::time::clearly_before(at, written))
             })
         };
         let cause = if chained && !mine.is_empty() {
@@ -320,21 +326,22 @@ fn published_ghosts<'r>(
     out
 }
 
-/// The data files the deltas of snapshots committed at or after `since` (within the file-time
-/// tolerance) add: what a retried commit published after its failed attempt's lists were
-/// written. A commit that died after writing only its base list names older files.
-fn added_since<'r>(timelines: &[&Timeline], root: &'r RootFiles, since: i64) -> HashSet<&'r str> {
-    let mut out = HashSet::new();
+/// Each file the snapshots' deltas add, with the commit time of the newest snapshot adding it:
+/// a retried commit publishes its files after its failed attempt's lists were written, while a
+/// commit that died after writing only its base list names files added before.
+fn last_added<'r>(timelines: &[&Timeline], root: &'r RootFiles) -> HashMap<&'r str, i64> {
+    let mut out: HashMap<&str, i64> = HashMap::new();
     for t in timelines {
         let Some(b) = root.branches.get(&t.location.branch) else {
             continue;
         };
         for (id, s) in &t.snapshots {
-            if crate::time::clearly_before(s.snapshot.time_millis, since) {
+            let Some(f) = b.snapshots.get(id) else {
                 continue;
-            }
-            if let Some(f) = b.snapshots.get(id) {
-                out.extend(f.added(&b.catalog).map(|e| e.file().file_name()));
+            };
+            for e in f.added(&b.catalog) {
+                let at = out.entry(e.file().file_name()).or_insert(i64::MIN);
+                *at = (*at).max(s.snapshot.time_millis);
             }
         }
     }
@@ -552,15 +559,10 @@ fn age_text(modified: Option<FileTime>, newest_commit: Option<i64>, offset: Opti
     let d = n.saturating_sub(m.to_utc_millis(offset));
     if d.abs() < FILE_TIME_TOLERANCE_MS {
         "written within 2 s of the newest snapshot".to_string()
-    } else if d >= 0 {
-        format!(
-            "written {} before the newest snapshot",
-            crate::time::format_duration(d)
-        )
     } else {
         format!(
-            "written {} after the newest snapshot",
-            crate::time::format_duration(d.saturating_neg())
+            "written {}",
+            crate::time::before_or_after(d, "the newest snapshot")
         )
     }
 }

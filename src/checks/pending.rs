@@ -110,7 +110,7 @@ pub(super) fn postponed_rows(t: &Timeline, b: &BranchFiles) -> Option<Finding> {
         .filter(|(id, _)| {
             b.snapshots.get(id).is_some_and(|f| {
                 f.added(&b.catalog).any(|e| {
-                    i64::from(e.bucket()) == super::producer::POSTPONE_BUCKET
+                    e.bucket() == crate::paimon::schema::POSTPONE_BUCKET
                         && b.live_at_latest(e) == Some(true)
                 })
             })
@@ -230,17 +230,15 @@ fn producing_evidence(mut f: Finding, w: &Writers<'_>, first: i64) -> Finding {
     ));
     if let Some(ts) = t.snapshot(first).map(|s| s.time_millis) {
         let waited = w.clock.now_millis.saturating_sub(ts);
-        f = f.evidence(if waited >= 0 {
-            format!(
-                "the oldest of them was committed {} before the report's clock",
-                crate::time::format_duration(waited)
-            )
-        } else {
-            format!(
-                "the oldest of them was committed {} after the report's clock (a clock set earlier, or a writer's clock ahead of it)",
-                crate::time::format_duration(waited.saturating_neg())
-            )
-        });
+        f = f.evidence(format!(
+            "the oldest of them was committed {}{}",
+            crate::time::before_or_after(waited, "the report's clock"),
+            if waited < 0 {
+                " (a clock set earlier, or a writer's clock ahead of it)"
+            } else {
+                ""
+            }
+        ));
     }
     if o.write_only {
         f = f.evidence("write-only = true: this table's writers never compact".to_string());

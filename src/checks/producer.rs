@@ -19,7 +19,7 @@
 //! [`super::changelog`] (§4.9).
 
 use crate::findings::{Code, Finding, Severity};
-use crate::paimon::schema::ChangelogProducer;
+use crate::paimon::schema::{ChangelogProducer, TableOptions, TableSchema};
 use crate::paimon::snapshot::CommitKind;
 use crate::timeline::Timeline;
 
@@ -129,23 +129,21 @@ fn full_compaction_never_full(t: &Timeline) -> Option<Finding> {
     )
 }
 
+/// The options a snapshot of schema `schema_id` was written under, if that schema was read.
+pub(super) fn options_of(t: &Timeline, schema_id: i64) -> Option<&TableOptions> {
+    t.schemas.get(&schema_id).map(TableSchema::table_options)
+}
+
 /// Whether a snapshot was written under a postpone-bucket schema (`bucket = -2`): its writer put
 /// its rows in `bucket-postpone/` with no changelog, by design (`PostponeBucketWriter`,
 /// `paimon-format.md` §4.9); a compaction job moves them into real buckets.
 pub(super) fn postponed(t: &Timeline, schema_id: i64) -> bool {
-    t.schemas
-        .get(&schema_id)
-        .is_some_and(|s| s.table_options().bucket == Some(POSTPONE_BUCKET))
+    options_of(t, schema_id).is_some_and(TableOptions::postpone_bucket)
 }
 
-/// `bucket = -2`: postpone bucket mode (Paimon 1.1+).
-pub(super) const POSTPONE_BUCKET: i64 = -2;
-
 /// The producer a snapshot was written under (its schema's option), if its schema was read.
-pub(super) fn producer_of(t: &Timeline, schema_id: i64) -> Option<ChangelogProducer> {
-    t.schemas
-        .get(&schema_id)
-        .map(|s| s.table_options().changelog_producer)
+fn producer_of(t: &Timeline, schema_id: i64) -> Option<ChangelogProducer> {
+    options_of(t, schema_id).map(|o| o.changelog_producer.clone())
 }
 
 /// Snapshot ids for messages: runs of three or more as `a-b`.

@@ -3,38 +3,17 @@
 
 use std::io::Read;
 
-/// Why a bzip2 stream could not be decoded.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Bzip2Error {
-    /// The stream decompresses to more than the limit allowed (at least `at_least` bytes).
-    TooLong { at_least: u64 },
-    /// The bytes are not a bzip2 stream, or it ends early.
-    Corrupt(String),
-}
-
-impl std::fmt::Display for Bzip2Error {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Bzip2Error::TooLong { at_least } => {
-                write!(
-                    f,
-                    "the bzip2 stream decompresses to at least {at_least} bytes"
-                )
-            }
-            Bzip2Error::Corrupt(e) => write!(f, "expected a bzip2 stream, found {e}"),
-        }
-    }
-}
+use super::DecodeError;
 
 /// Decodes the bzip2 stream(s) of `data` into `out` (cleared first), at most `max` bytes.
-pub fn decode(data: &[u8], out: &mut Vec<u8>, max: u64) -> Result<(), Bzip2Error> {
+pub fn decode(data: &[u8], out: &mut Vec<u8>, max: u64) -> Result<(), DecodeError> {
     out.clear();
     let mut reader = bzip2::read::MultiBzDecoder::new(data).take(max.saturating_add(1));
     reader
         .read_to_end(out)
-        .map_err(|e| Bzip2Error::Corrupt(e.to_string()))?;
+        .map_err(|e| DecodeError::Corrupt(format!("expected a bzip2 stream, found {e}")))?;
     if out.len() as u64 > max {
-        return Err(Bzip2Error::TooLong {
+        return Err(DecodeError::TooLong {
             at_least: out.len() as u64,
         });
     }
@@ -61,15 +40,15 @@ mod tests {
         assert_eq!(out, data);
         assert_eq!(
             decode(&z, &mut out, 1000),
-            Err(Bzip2Error::TooLong { at_least: 1001 })
+            Err(DecodeError::TooLong { at_least: 1001 })
         );
         assert!(matches!(
             decode(&z[..z.len() / 2], &mut out, u64::MAX),
-            Err(Bzip2Error::Corrupt(_))
+            Err(DecodeError::Corrupt(_))
         ));
         assert!(matches!(
             decode(b"not bzip2", &mut out, 100),
-            Err(Bzip2Error::Corrupt(_))
+            Err(DecodeError::Corrupt(_))
         ));
     }
 }

@@ -4,25 +4,7 @@
 
 use std::io::Write;
 
-/// Why an LZMA-family stream could not be decoded.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum XzError {
-    /// The stream decompresses to more than the limit allowed (at least `at_least` bytes).
-    TooLong { at_least: u64 },
-    /// The bytes are not such a stream, or it ends early.
-    Corrupt(String),
-}
-
-impl std::fmt::Display for XzError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            XzError::TooLong { at_least } => {
-                write!(f, "the stream decompresses to at least {at_least} bytes")
-            }
-            XzError::Corrupt(e) => write!(f, "{e}"),
-        }
-    }
-}
+use super::DecodeError;
 
 /// A writer into a vector that refuses to grow past `max` bytes.
 struct Bounded<'a> {
@@ -46,11 +28,14 @@ impl Write for Bounded<'_> {
     }
 }
 
+/// Runs `decode` into `out` (cleared first) through a writer bounded at `max`; `what` names the
+/// stream expected, for a corrupt one.
 fn run(
     out: &mut Vec<u8>,
     max: u64,
+    what: &str,
     decode: impl FnOnce(&mut Bounded<'_>) -> lzma_rs::error::Result<()>,
-) -> Result<(), XzError> {
+) -> Result<(), DecodeError> {
     out.clear();
     let mut w = Bounded {
         out,
@@ -59,52 +44,49 @@ fn run(
     };
     match decode(&mut w) {
         Ok(()) => Ok(()),
-        Err(_) if w.over => Err(XzError::TooLong {
+        Err(_) if w.over => Err(DecodeError::TooLong {
             at_least: max.saturating_add(1),
         }),
-        Err(e) => Err(XzError::Corrupt(e.to_string())),
+        Err(e) => Err(DecodeError::Corrupt(format!("expected {what}, found {e}"))),
     }
 }
 
 /// Decodes an `.xz` container into `out` (cleared first), at most `max` bytes.
-pub fn decode_xz(data: &[u8], out: &mut Vec<u8>, max: u64) -> Result<(), XzError> {
-    run(out, max, |w| {
+pub fn decode_xz(data: &[u8], out: &mut Vec<u8>, max: u64) -> Result<(), DecodeError> {
+    run(out, max, "an xz stream", |w| {
         let mut input = std::io::BufReader::new(data);
         lzma_rs::xz_decompress(&mut input, w)
-    })
-    .map_err(|e| match e {
-        XzError::Corrupt(m) => XzError::Corrupt(format!("expected an xz stream, found {m}")),
-        e => e,
     })
 }
 
 /// Decodes a zip entry compressed with method 14 (LZMA): a 2-byte version, a 2-byte length of
 /// the properties, the 5 properties bytes, then the raw LZMA stream of `size` bytes.
-pub fn decode_zip_lzma(data: &[u8], size: u64, out: &mut Vec<u8>, max: u64) -> Result<(), XzError> {
+pub fn decode_zip_lzma(
+    data: &[u8],
+    size: u64,
+    out: &mut Vec<u8>,
+    max: u64,
+) -> Result<(), DecodeError> {
     let props_len = match data {
         [_, _, a, b, ..] => usize::from(u16::from_le_bytes([*a, *b])),
-        _ => return Err(XzError::Corrupt("the LZMA header is truncated".into())),
+        _ => return Err(DecodeError::Corrupt("the LZMA header is truncated".into())),
     };
     let stream = data.get(4..).filter(|_| props_len == 5).ok_or_else(|| {
-        XzError::Corrupt(format!(
+        DecodeError::Corrupt(format!(
             "expected 5 LZMA properties bytes, found {props_len}"
         ))
     })?;
     if size > max {
-        return Err(XzError::TooLong { at_least: size });
+        return Err(DecodeError::TooLong { at_least: size });
     }
     let options = lzma_rs::decompress::Options {
         unpacked_size: lzma_rs::decompress::UnpackedSize::UseProvided(Some(size)),
         memlimit: usize::try_from(max).ok(),
         allow_incomplete: false,
     };
-    run(out, max, |w| {
+    run(out, max, "an LZMA stream", |w| {
         let mut input = std::io::BufReader::new(stream);
         lzma_rs::lzma_decompress_with_options(&mut input, w, &options)
-    })
-    .map_err(|e| match e {
-        XzError::Corrupt(m) => XzError::Corrupt(format!("expected an LZMA stream, found {m}")),
-        e => e,
     })
 }
 
@@ -126,15 +108,15 @@ mod tests {
         assert_eq!(out, data);
         assert!(matches!(
             decode_xz(&z, &mut out, 100),
-            Err(XzError::TooLong { .. })
+            Err(DecodeError::TooLong { .. })
         ));
         assert!(matches!(
             decode_xz(&z[..z.len() / 2], &mut out, u64::MAX),
-            Err(XzError::Corrupt(_))
+            Err(DecodeError::Corrupt(_))
         ));
         assert!(matches!(
             decode_xz(b"not xz", &mut out, 100),
-            Err(XzError::Corrupt(_))
+            Err(DecodeError::Corrupt(_))
         ));
     }
 
@@ -152,11 +134,11 @@ mod tests {
         assert_eq!(out, data);
         assert!(matches!(
             decode_zip_lzma(&zip, data.len() as u64, &mut out, 10),
-            Err(XzError::TooLong { .. })
+            Err(DecodeError::TooLong { .. })
         ));
         assert!(matches!(
             decode_zip_lzma(&zip[..3], 10, &mut out, 100),
-            Err(XzError::Corrupt(_))
+            Err(DecodeError::Corrupt(_))
         ));
     }
 }

@@ -72,6 +72,22 @@ impl std::fmt::Display for ZstdError {
     }
 }
 
+impl ZstdError {
+    /// The core's error for it: `too_long(at_least)` names the caller's limit; a window past
+    /// what this reader supports is unsupported (Paimon's own zstd may read it), anything else
+    /// malformed input.
+    pub fn into_error(
+        self,
+        too_long: impl FnOnce(u64) -> crate::error::Error,
+    ) -> crate::error::Error {
+        match self {
+            ZstdError::TooLong { at_least, .. } => too_long(at_least),
+            ZstdError::Window { .. } => crate::error::Error::unsupported(self.to_string()),
+            e => crate::error::Error::format(e.to_string()),
+        }
+    }
+}
+
 /// Whether a declared window is accepted (the window rule above).
 pub fn window_accepted(window: u64) -> bool {
     window <= MAX_WINDOW

@@ -10,7 +10,7 @@
 //! `max-entry-bytes`), and a whole stream into at most `max-entry-bytes` and `max-ratio`
 //! times its stored size (above a 1 MiB floor).
 
-use crate::codec::zstd::{Zstd, ZstdError};
+use crate::codec::zstd::Zstd;
 
 use super::meta::Compression;
 use crate::error::{Error, Result};
@@ -158,15 +158,10 @@ impl Decompressor {
             }
             // The core's one zstd decoder (`crate::codec::zstd`: RFC 8878 windows, memory
             // bounded by the chunk's cap, not by the declared window).
-            Compression::Zstd => {
-                self.zstd
-                    .decode(body, out, (start + cap) as u64)
-                    .map_err(|e| match e {
-                        ZstdError::TooLong { .. } => too_long(cap),
-                        ZstdError::Window { .. } => Error::unsupported(e.to_string()),
-                        e => Error::format(e.to_string()),
-                    })?
-            }
+            Compression::Zstd => self
+                .zstd
+                .decode(body, out, (start + cap) as u64)
+                .map_err(|e| e.into_error(|_| too_long(cap)))?,
         }
         Ok(())
     }

@@ -37,7 +37,13 @@ pub struct TableSchema {
     pub options: BTreeMap<String, String>,
     /// Creation time, epoch ms.
     pub time_millis: Option<i64>,
+    /// `options` with Paimon's defaults applied, parsed once ([`Self::table_options`]).
+    parsed: TableOptions,
 }
+
+/// `bucket = -2`: postpone-bucket mode (Paimon 1.1+), and the `_BUCKET` of the files its
+/// writers put in `bucket-postpone/` (`paimon-format.md` §1.3, §4.9).
+pub const POSTPONE_BUCKET: i32 = -2;
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -99,12 +105,14 @@ impl TableSchema {
                 (k, v)
             })
             .collect();
+        let version = raw.version.unwrap_or(1);
         Ok(TableSchema {
             id: raw.id.unwrap_or(0),
-            version: raw.version.unwrap_or(1),
+            version,
             fields,
             partition_keys: raw.partition_keys,
             primary_keys: raw.primary_keys,
+            parsed: TableOptions::from_map(&options, version),
             options,
             time_millis: raw.time_millis,
         })
@@ -124,8 +132,8 @@ impl TableSchema {
     }
 
     /// The options with Paimon's defaults applied.
-    pub fn table_options(&self) -> TableOptions {
-        TableOptions::from_map(&self.options, self.version)
+    pub fn table_options(&self) -> &TableOptions {
+        &self.parsed
     }
 }
 
@@ -234,6 +242,11 @@ pub struct TableOptions {
 }
 
 impl TableOptions {
+    /// Whether the table is in postpone-bucket mode ([`POSTPONE_BUCKET`]).
+    pub fn postpone_bucket(&self) -> bool {
+        self.bucket == Some(i64::from(POSTPONE_BUCKET))
+    }
+
     /// Reads the options from a schema's option map.
     pub fn from_map(map: &BTreeMap<String, String>, schema_version: i32) -> Self {
         let mut problems = Vec::new();

@@ -7,7 +7,7 @@
 //! that size (checked against `max-entry-bytes` first) and fails if the codec produces a
 //! different amount, so no codec can allocate beyond what the header declared.
 
-use crate::codec::zstd::{Zstd, ZstdError};
+use crate::codec::zstd::Zstd;
 use crate::error::{Error, Result};
 
 /// A Parquet compression codec (`CompressionCodec` in the Thrift definition).
@@ -141,10 +141,7 @@ impl Decompressor {
         // (`crate::codec::zstd`); the bound here is the page header's uncompressed size.
         self.zstd
             .decode(input, out, size as u64)
-            .map_err(|e| match e {
-                ZstdError::TooLong { .. } => too_long(size),
-                e => Error::format(e.to_string()),
-            })?;
+            .map_err(|e| e.into_error(|_| too_long(size)))?;
         exact(out.len(), size)
     }
 }

@@ -531,14 +531,14 @@ impl ZipContainer {
             }
             METHOD_BZIP2 | METHOD_LZMA | METHOD_ZSTD | METHOD_XZ => {
                 let (raw, at) = self.read_with_header(index, &entry)?;
-                decode_other(entry.method, raw.get(at..).unwrap_or_default(), declared, max)?
+                decode_other(
+                    entry.method,
+                    raw.get(at..).unwrap_or_default(),
+                    declared,
+                    max,
+                )?
             }
-            other => {
-                return Err(Error::unsupported(format!(
-                    "compression method {other} ({}) is not supported; only stored, deflate, bzip2, lzma, xz and zstandard",
-                    method_name(other)
-                )))
-            }
+            other => return Err(unsupported_method(other)),
         };
         if out.len() as u64 != declared.size {
             return Err(Error::format(format!(
@@ -610,10 +610,7 @@ impl ZipContainer {
                     .ok_or_else(|| Error::io("internal: range outside the entry"))?;
                 Ok((range.to_vec(), declared.size))
             }
-            other => Err(Error::unsupported(format!(
-                "compression method {other} ({}) is not supported; only stored, deflate, bzip2, lzma, xz and zstandard",
-                method_name(other)
-            ))),
+            other => Err(unsupported_method(other)),
         }
     }
 
@@ -845,7 +842,7 @@ fn data_starts_with_local_header(data: &dyn RandomAccess) -> bool {
 /// bytes: what Python's `zipfile`, 7-Zip and `zip -Z bzip2` write besides deflate.
 fn decode_other(method: u16, data: &[u8], declared: Declared, max: u64) -> Result<Vec<u8>> {
     use crate::codec::{bzip2, xz, zstd};
-    let too_long = || {
+    let too_long = |_| {
         Error::limit(
             "max-entry-bytes",
             format!(
@@ -856,30 +853,23 @@ fn decode_other(method: u16, data: &[u8], declared: Declared, max: u64) -> Resul
     };
     let mut out = Vec::new();
     match method {
-        METHOD_BZIP2 => bzip2::decode(data, &mut out, max).map_err(|e| match e {
-            bzip2::Bzip2Error::TooLong { .. } => too_long(),
-            e => Error::format(e.to_string()),
-        }),
-        METHOD_LZMA | METHOD_XZ => {
-            let r = if method == METHOD_LZMA {
-                xz::decode_zip_lzma(data, declared.size, &mut out, max)
-            } else {
-                xz::decode_xz(data, &mut out, max)
-            };
-            r.map_err(|e| match e {
-                xz::XzError::TooLong { .. } => too_long(),
-                e => Error::format(e.to_string()),
-            })
-        }
+        METHOD_BZIP2 => bzip2::decode(data, &mut out, max).map_err(|e| e.into_error(too_long)),
+        METHOD_LZMA => xz::decode_zip_lzma(data, declared.size, &mut out, max)
+            .map_err(|e| e.into_error(too_long)),
+        METHOD_XZ => xz::decode_xz(data, &mut out, max).map_err(|e| e.into_error(too_long)),
         _ => zstd::Zstd::new()
             .decode(data, &mut out, max)
-            .map_err(|e| match e {
-                zstd::ZstdError::TooLong { .. } => too_long(),
-                zstd::ZstdError::Window { .. } => Error::unsupported(e.to_string()),
-                e => Error::format(e.to_string()),
-            }),
+            .map_err(|e| e.into_error(too_long)),
     }?;
     Ok(out)
+}
+
+/// The error for an entry of a compression method no reader here decodes.
+fn unsupported_method(method: u16) -> Error {
+    Error::unsupported(format!(
+        "compression method {method} ({}) is not supported; only stored, deflate, bzip2, lzma, xz and zstandard",
+        method_name(method)
+    ))
 }
 
 fn method_name(method: u16) -> &'static str {

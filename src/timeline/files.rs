@@ -1590,7 +1590,7 @@ fn is_bucket_dir(dir: &str, bucket: i32) -> bool {
         return false;
     };
     if n == "postpone" {
-        return bucket == -2;
+        return bucket == crate::paimon::schema::POSTPONE_BUCKET;
     }
     let mut buf = [0u8; 12]; // "-2147483648" is 11 bytes
     let mut w = &mut buf[..];

@@ -474,7 +474,7 @@ impl Loader<'_> {
         t.temp_files.sort_by(|a, b| a.path.cmp(&b.path));
         t.problems.sort_by(|a, b| a.path.cmp(&b.path));
         if let Some(s) = t.schemas.values().next_back() {
-            t.options = s.table_options();
+            t.options = s.table_options().clone();
         }
         t
     }

@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use crate::codec::zstd::{Zstd, ZstdError};
+use crate::codec::zstd::Zstd;
 use crate::error::{Error, Result};
 
 /// The compression codec of an Avro container file (`avro.codec`).
@@ -136,18 +136,14 @@ impl Decompressor {
                 self.zstd(data, max)?;
                 Ok(&self.buf)
             }
-            Codec::Bzip2 => {
-                crate::codec::bzip2::decode(data, &mut self.buf, max).map_err(|e| match e {
-                    crate::codec::bzip2::Bzip2Error::TooLong { at_least } => too_big(at_least, max),
-                    e => Error::format(e.to_string()),
-                })?;
-                Ok(&self.buf)
-            }
-            Codec::Xz => {
-                crate::codec::xz::decode_xz(data, &mut self.buf, max).map_err(|e| match e {
-                    crate::codec::xz::XzError::TooLong { at_least } => too_big(at_least, max),
-                    e => Error::format(e.to_string()),
-                })?;
+            Codec::Bzip2 | Codec::Xz => {
+                let decode = if codec == Codec::Bzip2 {
+                    crate::codec::bzip2::decode
+                } else {
+                    crate::codec::xz::decode_xz
+                };
+                decode(data, &mut self.buf, max)
+                    .map_err(|e| e.into_error(|at_least| too_big(at_least, max)))?;
                 Ok(&self.buf)
             }
         }
@@ -191,11 +187,7 @@ impl Decompressor {
         self.buf.clear();
         self.zstd
             .decode(data, &mut self.buf, max)
-            .map_err(|e| match e {
-                ZstdError::TooLong { at_least, .. } => too_big(at_least, max),
-                ZstdError::Window { .. } => Error::unsupported(e.to_string()),
-                e => Error::format(e.to_string()),
-            })
+            .map_err(|e| e.into_error(|at_least| too_big(at_least, max)))
     }
 }
 
