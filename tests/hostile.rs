@@ -385,14 +385,137 @@ fn a_central_directory_of_hundreds_of_thousands_of_entries() {
 
 // ---------------------------------------------------------------- damaged zips
 
+/// Every finding of a report, artifact-level and per table.
+fn all_findings(v: &serde_json::Value) -> Vec<serde_json::Value> {
+    let mut out: Vec<serde_json::Value> = v["findings"].as_array().cloned().unwrap_or_default();
+    for t in v["tables"].as_array().unwrap() {
+        out.extend(t["findings"].as_array().cloned().unwrap_or_default());
+    }
+    out
+}
+
+/// The crash fixture zipped with its snapshot files last, newest last (as `zip -r` may order
+/// them), and the offset where the newest snapshot's local header starts.
+fn crash_with_snapshots_last(s: &Scratch) -> (Vec<u8>, usize) {
+    let id = |name: &[u8]| {
+        let name = String::from_utf8_lossy(name);
+        name.rsplit_once("/snapshot/snapshot-")
+            .and_then(|(_, id)| id.parse::<i64>().ok())
+    };
+    let mut entries = fixture_entries(CRASH, |_, b| Some(b));
+    entries.sort_by_key(|e| id(&e.name));
+    let bytes = std::fs::read(s.zip("whole.zip", &entries)).unwrap();
+    let last = format!("{TABLE}/snapshot/snapshot-11");
+    let at = bytes
+        .windows(last.len())
+        .position(|w| w == last.as_bytes())
+        .unwrap();
+    (bytes, at - 30)
+}
+
 #[test]
-fn a_truncated_download_is_named_as_such() {
+fn a_truncated_download_is_analysed_as_far_as_it_goes() {
     let s = Scratch::new("truncated");
     let bytes = fixture_zip_bytes(CRASH);
     let out = run_cli(&s.bytes("half.zip", &bytes[..bytes.len() / 2]), &[]);
-    assert_eq!(out.code, 2);
-    assert!(out.stderr.contains("half.zip"), "{}", out.stderr);
-    assert!(out.stderr.contains("truncated"), "{}", out.stderr);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let v = json(&out);
+    let found = all_findings(&v);
+    let incomplete = found
+        .iter()
+        .find(|f| f["code"] == "artifact-incomplete" && f["severity"] == "warning")
+        .unwrap_or_else(|| panic!("{found:?}"));
+    let told = format!("{incomplete}");
+    assert!(
+        told.contains("half.zip") && told.contains("truncated"),
+        "{told}"
+    );
+    assert!(
+        told.contains("recovered from their local headers"),
+        "{told}"
+    );
+    // The table the recovered entries hold is there.
+    assert_eq!(v["tables"][0]["path"], TABLE, "{v}");
+}
+
+#[test]
+fn a_download_cut_before_the_newest_snapshot_claims_no_loss() {
+    let s = Scratch::new("cut-snapshot");
+    let (bytes, at) = crash_with_snapshots_last(&s);
+    // The whole zip: snapshot 11 is the COMPACT of APPEND 10, so only 7's changelog is lost.
+    let whole = json(&run_cli(&s.bytes("whole.zip", &bytes), &[]));
+    let lost = |v: &serde_json::Value| {
+        all_findings(v)
+            .iter()
+            .filter(|f| f["code"] == "lost-changelog")
+            .map(|f| (f["snapshot"].as_i64().unwrap(), f["severity"].clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(lost(&whole), [(7, "error".into())]);
+    // Cut inside snapshot-11's local header: APPEND 10's COMPACT half is no longer in the
+    // artifact, but nothing shows it never became durable.
+    let out = run_cli(&s.bytes("cut.zip", &bytes[..at + 40]), &[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let v = json(&out);
+    let found = all_findings(&v);
+    assert!(
+        found.iter().all(|f| f["severity"] != "error"),
+        "an error rests on what the cut took: {found:?}"
+    );
+    assert!(
+        found.iter().all(|f| f["code"] != "orphan-file"),
+        "{found:?}"
+    );
+    assert_eq!(lost(&v), [(7, "warning".into()), (10, "warning".into())]);
+    for f in found.iter().filter(|f| f["code"] == "lost-changelog") {
+        assert!(
+            f["message"].as_str().unwrap().starts_with("Unconfirmed"),
+            "{f}"
+        );
+        assert!(
+            format!("{}", f["evidence"]).contains("cut.zip lacks entries"),
+            "{f}"
+        );
+    }
+    // Cut after the last entry (in the central directory): every entry is recovered, and the
+    // report is the whole zip's but for the note that says so.
+    let cd = bytes.windows(4).rposition(|w| w == b"PK\x01\x02").unwrap();
+    let out = run_cli(&s.bytes("cut-cd.zip", &bytes[..cd + 10]), &[]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let v = json(&out);
+    let note = |f: &serde_json::Value| f["code"] == "unreadable-file" && f["severity"] == "info";
+    assert_eq!(all_findings(&v).iter().filter(|f| note(f)).count(), 1);
+    let without_note: Vec<_> = all_findings(&v).into_iter().filter(|f| !note(f)).collect();
+    assert_eq!(without_note, all_findings(&whole));
+}
+
+#[test]
+fn a_damaged_central_directory_is_made_up_for_by_the_local_headers() {
+    let s = Scratch::new("damaged-cd");
+    let bytes = fixture_zip_bytes(CRASH);
+    let whole = json(&run_cli(&s.bytes("whole.zip", &bytes), &[]));
+    // The signature of the central directory's 44th record overwritten: before, the 43
+    // records before it were all the listing held ("snapshots none", every manifest an
+    // orphan "left by a rollback").
+    let mut damaged = bytes.clone();
+    let mut at = bytes.windows(4).position(|w| w == b"PK\x01\x02").unwrap();
+    for _ in 0..43 {
+        at += 4 + bytes[at + 4..]
+            .windows(4)
+            .position(|w| w == b"PK\x01\x02")
+            .unwrap();
+    }
+    damaged[at..at + 4].copy_from_slice(b"XXXX");
+    let out = run_cli(&s.bytes("damaged.zip", &damaged), &[]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let v = json(&out);
+    let (notes, rest): (Vec<_>, Vec<_>) = all_findings(&v)
+        .into_iter()
+        .partition(|f| f["code"] == "unreadable-file");
+    assert_eq!(rest, all_findings(&whole));
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert_eq!(notes[0]["severity"], "info");
+    assert!(format!("{}", notes[0]["evidence"]).contains("central directory entry 43"));
 }
 
 #[test]

@@ -230,7 +230,7 @@ fn run_with(
     let spark = spark::load(artifact, &tables, &options.spark_pairings);
     let ray = (!options.skip_rows).then(|| ray::load(artifact, &tables, &options.ray_pairings));
 
-    let (mut judged, findings) = judge(
+    let (mut judged, mut findings) = judge(
         artifact,
         &discovery,
         &roots,
@@ -242,6 +242,7 @@ fn run_with(
     if !options.skip_rows {
         gather_evidence(artifact, &roots, ray.as_ref(), &mut judged, &clock);
     }
+    unconfirm_salvaged(artifact, &roots, &mut judged, &mut findings);
     let manifests = (store.decoded, store.hits);
     let report = assemble::report(artifact, &roots, judged, findings, clock, manifests);
     progress(&Progress {
@@ -277,6 +278,12 @@ fn judge(
         .iter()
         .map(checks::integrity::unreadable_artifact_part)
         .collect();
+    findings.extend(
+        artifact
+            .salvaged()
+            .iter()
+            .map(|s| checks::integrity::salvaged_zip(s, artifact.name())),
+    );
     let spark = checks::spark::judge(spark, tables);
     findings.extend(spark.artifact);
     for (i, s) in spark.tables {
@@ -290,6 +297,31 @@ fn judge(
     }
     findings.extend(checks::integrity::no_table(discovery));
     (judged, findings)
+}
+
+/// Where a salvaged zip lacks entries it held, the findings of the tables in it (and the
+/// artifact's own) say only what the artifact shows ([`checks::integrity::unconfirmed`]).
+fn unconfirm_salvaged(
+    artifact: &Artifact,
+    roots: &[Root<'_>],
+    judged: &mut [Judged],
+    findings: &mut Vec<Finding>,
+) {
+    let name = artifact.name();
+    let cut: Vec<_> = artifact.salvaged().iter().filter(|s| !s.whole).collect();
+    let Some(first) = cut.first() else {
+        return;
+    };
+    let paths = roots
+        .iter()
+        .flat_map(|r| r.timelines.iter().map(move |_| r.path));
+    for (j, path) in judged.iter_mut().zip(paths) {
+        if let Some(s) = cut.iter().find(|s| s.covers(path)) {
+            checks::integrity::unconfirmed(&mut j.core.findings, s, name);
+            checks::integrity::unconfirmed(&mut j.engines.findings, s, name);
+        }
+    }
+    checks::integrity::unconfirmed(findings, first, name);
 }
 
 /// Reads the rows findings quote, and judges what rests on rows (the Ray Data checks).

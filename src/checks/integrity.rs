@@ -14,6 +14,10 @@
 //!   failed (a damaged zip entry, a compression it does not decode, a limit), its content is
 //!   unknown, and the finding says so as a warning.
 //! * `no-table` — the artifact holds no Paimon table at all.
+//! * `artifact-incomplete` for a damaged zip — a zip whose central directory is damaged or
+//!   missing (a download cut short) had its entries recovered from their local headers; where
+//!   that left entries out, nothing can rest on a file's absence below it: its errors that do
+//!   are unconfirmed warnings and unreferenced files are not reported ([`unconfirmed`]).
 //! * `branch-incomplete` — a branch directory with tags but no schema and no snapshot: what a
 //!   `createBranch` from a tag leaves when the tagged snapshot has expired (it copies the tag
 //!   first, then fails on the snapshot; `paimon-format.md` §5.6).
@@ -25,6 +29,7 @@ use crate::checks::changelog::display_identifier;
 use crate::findings::{Code, Finding, Severity};
 use crate::paimon::manifest::FileKind;
 use crate::paimon::snapshot::{CommitKind, Snapshot, BATCH_COMMIT_IDENTIFIER};
+use crate::source::Salvaged;
 use crate::timeline::files::RootFiles;
 use crate::timeline::{TempSnapshotFile, Timeline};
 use crate::warehouse::{split_parent, Discovery};
@@ -509,6 +514,51 @@ pub fn unreadable_artifact_part(error: &Error) -> Finding {
     )
     .files([file])
     .evidence(error.to_string())
+}
+
+/// The finding for a zip whose entries were recovered from their local headers
+/// ([`Salvaged`]): an `artifact-incomplete` warning when some were lost (a truncated
+/// download), an info when every entry came back. `artifact` names the only input.
+pub fn salvaged_zip(s: &Salvaged, artifact: &str) -> Finding {
+    let zip = s.why.file().unwrap_or(artifact).to_string();
+    let why = s.why.problem();
+    let f = if s.whole {
+        Finding::new(
+            Code::UnreadableFile,
+            Severity::Info,
+            format!("{zip}: the zip's central directory is damaged or missing, but every entry was recovered (from its local header where the directory failed), so nothing is missing from the analysis (each entry is still checked against its size and CRC when read)."),
+            "Nothing to do for this analysis; re-create the zip (zip -r) if other tools refuse it.",
+        )
+    } else {
+        Finding::new(
+            Code::ArtifactIncomplete,
+            Severity::Warning,
+            format!("{zip}: the zip is cut short or damaged, and some of its entries could not be recovered, so a file missing from the artifact may only be missing from this copy: findings that rest on a file's absence are unconfirmed (warnings, not errors), and unreferenced files are not reported."),
+            "Download or re-create the artifact again, check that its size matches the source (a CI artifact's upload step reports it), and run the check on the whole zip.",
+        )
+    };
+    f.files([zip]).evidence(why)
+}
+
+/// Makes `findings`, judged on a listing that lacks entries of the salvaged zip `s` (see
+/// [`salvaged_zip`]), say only what the artifact shows: each error but an unreadable file's
+/// (present, malformed bytes are positive evidence) rests on something not being in the
+/// artifact (a snapshot, a file, a consumer's position beyond the last snapshot), so it
+/// becomes an unconfirmed warning; an unreferenced file may be referenced by a snapshot past
+/// the cut, so orphan findings are dropped.
+pub fn unconfirmed(findings: &mut Vec<Finding>, s: &Salvaged, artifact: &str) {
+    let zip = s.why.file().unwrap_or(artifact);
+    findings.retain(|f| f.code != Code::OrphanFile);
+    for f in findings.iter_mut() {
+        if f.severity != Severity::Error || f.code == Code::UnreadableFile {
+            continue;
+        }
+        f.severity = Severity::Warning;
+        f.message = format!("Unconfirmed, the artifact being incomplete: {}", f.message);
+        f.evidence.push(format!(
+            "{zip} lacks entries it held (see the artifact-incomplete finding): what this finding says is not in the artifact may be among them"
+        ));
+    }
 }
 
 /// `no-table`: does the artifact hold any Paimon table at all? An error when no directory holds

@@ -344,6 +344,7 @@ pub struct Artifact {
     host_files: Vec<Rc<dyn RandomAccess>>,
     trees: Vec<Tree>,
     problems: Vec<Error>,
+    salvaged: Vec<Salvaged>,
     limits: Limits,
     stats: Cell<SourceStats>,
     /// Rows the row evidence has kept so far this run (`max-rows-kept`).
@@ -407,6 +408,7 @@ impl Artifact {
             host_files: Vec::new(),
             trees: Vec::new(),
             problems: Vec::new(),
+            salvaged: Vec::new(),
             size: 0,
             total_entries: 0,
             nested_bytes: 0,
@@ -494,6 +496,13 @@ impl Artifact {
     /// Problems met while opening (broken nested zips, hostile or duplicate names).
     pub fn problems(&self) -> &[Error] {
         &self.problems
+    }
+
+    /// The zips whose central directory was damaged or missing and whose entries were
+    /// recovered from their local headers ([`Salvaged`]); where some were not
+    /// ([`Salvaged::whole`] false), a file's absence under it proves nothing.
+    pub fn salvaged(&self) -> &[Salvaged] {
+        &self.salvaged
     }
 
     /// What has been read so far.
@@ -798,6 +807,28 @@ pub fn reserve_heap(input_bytes: u64) -> u64 {
 
 pub const MAX_LISTED_PROBLEMS: usize = 1_000;
 
+/// A zip whose central directory was damaged or missing, its entries recovered from their
+/// local headers (see [`Artifact::salvaged`]).
+#[derive(Debug, Clone)]
+pub struct Salvaged {
+    /// Where its files are in the artifact: the path prefix of its entries (`outer.zip!/` for a
+    /// nested zip, `name/` for one of several inputs, empty for the only input).
+    pub under: String,
+    /// What was wrong and what was recovered, with the zip's name as its file (none for the
+    /// only input: the artifact itself).
+    pub why: Error,
+    /// Whether every entry was recovered: the local headers ran without a gap to the central
+    /// directory. When not, the listing lacks entries the zip held (a truncated download).
+    pub whole: bool,
+}
+
+impl Salvaged {
+    /// Whether the artifact path `path` lies in this zip.
+    pub fn covers(&self, path: &str) -> bool {
+        path.starts_with(&self.under)
+    }
+}
+
 /// Collects entries while inputs are opened.
 struct Builder {
     /// Which directories to announce when a zip is opened (see [`Artifact::open_announcing`]).
@@ -810,6 +841,7 @@ struct Builder {
     host_files: Vec<Rc<dyn RandomAccess>>,
     trees: Vec<Tree>,
     problems: Vec<Error>,
+    salvaged: Vec<Salvaged>,
     size: u64,
     total_entries: u64,
     /// Bytes taken so far by compressed nested zips inflated into memory (`max-nested-zip-bytes`
@@ -1012,11 +1044,21 @@ impl Builder {
         // about the artifact itself).
         let zip_name = prefix.strip_suffix(NESTED_SEPARATOR).unwrap_or(prefix);
         let zip_name = zip_name.trim_end_matches('/');
-        for e in listed.problems {
-            self.problem(if zip_name.is_empty() {
+        let named = |e: Error| {
+            if zip_name.is_empty() {
                 e
             } else {
                 e.in_file(zip_name)
+            }
+        };
+        for e in listed.problems {
+            self.problem(named(e));
+        }
+        if let Some((why, whole)) = listed.salvaged {
+            self.salvaged.push(Salvaged {
+                under: prefix.to_string(),
+                why: named(why),
+                whole,
             });
         }
         self.count_entries((self.listing.len() - before) as u64)?;
@@ -1110,6 +1152,7 @@ impl Builder {
             host_files: self.host_files,
             trees: self.trees,
             problems: self.problems,
+            salvaged: self.salvaged,
             limits: self.limits,
             stats: Cell::new(stats),
             rows_kept: Cell::new(0),

@@ -12,11 +12,12 @@
 //! Reference: PKWARE APPNOTE 6.3.x, sections 4.3.6–4.3.16 and 4.5.3.
 
 mod inflate;
+mod salvage;
 
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::limits::Limits;
 
 use super::listing::{FileFacts, ListingBuilder};
@@ -59,6 +60,10 @@ pub(super) struct Listed {
     pub problems: Vec<Error>,
     /// The listed files that look like zips (by name): where the listing holds them.
     pub zips: Vec<usize>,
+    /// When the central directory was damaged or missing: what was wrong and what the local
+    /// headers gave back, and whether that was every entry (else the listing lacks entries the
+    /// zip held, a truncated download, and a file's absence from it proves nothing).
+    pub salvaged: Option<(Error, bool)>,
 }
 
 /// What reading an entry takes of its central directory record, kept for every entry (24
@@ -197,6 +202,285 @@ impl ReadAhead {
     }
 }
 
+/// Where an intact end record puts the central directory.
+struct Central {
+    /// Entries it declares.
+    count: u64,
+    /// Where it starts in the file, and its length.
+    start: u64,
+    size: u64,
+    /// Bytes before the zip proper (self-extracting stubs, or a zip appended to something),
+    /// which shift every offset.
+    prefix: u64,
+}
+
+/// Reads the end-of-central-directory record (and the ZIP64 one) and checks that the central
+/// directory it declares lies inside the file, before its end record.
+fn find_central(data: &dyn RandomAccess, limits: &Limits) -> Result<Central> {
+    let size = data.size();
+    if size < EOCD_MIN {
+        return Err(Error::format(format!(
+            "not a zip file: {size} bytes is too short for a zip"
+        )));
+    }
+    // The EOCD is in the last 22 + 65535 bytes.
+    let tail_len = size.min(EOCD_MIN + MAX_COMMENT);
+    let tail = read_vec(data, size - tail_len, tail_len)?;
+    let eocd_pos = (0..=tail.len().saturating_sub(EOCD_MIN as usize))
+        .rev()
+        .find(|&i| le_u32(&tail, i) == Some(EOCD_SIG))
+        .ok_or_else(|| {
+            if data_starts_with_local_header(data) {
+                Error::format(
+                    "the zip has no central directory (truncated download?); its end is missing",
+                )
+            } else {
+                Error::format("not a zip file: no end-of-central-directory record")
+            }
+        })?;
+    let eocd_abs = size - tail_len + eocd_pos as u64;
+    let field = |off: usize, len: usize| -> Result<u64> {
+        le_uint(&tail, eocd_pos + off, len)
+            .ok_or_else(|| Error::format("the end-of-central-directory record is truncated"))
+    };
+    let mut count = field(10, 2)?;
+    let mut cd_size = field(12, 4)?;
+    let mut cd_offset = field(16, 4)?;
+    // Where the central directory ends: at the EOCD, or at the ZIP64 EOCD record when there
+    // is one (the record and its locator sit between the two).
+    let mut cd_end_expected = eocd_abs;
+
+    if count == 0xFFFF || cd_size == 0xFFFF_FFFF || cd_offset == 0xFFFF_FFFF {
+        // ZIP64: the locator sits right before the EOCD.
+        if eocd_abs >= 20 {
+            let loc = read_vec(data, eocd_abs - 20, 20)?;
+            if le_u32(&loc, 0) == Some(ZIP64_LOCATOR_SIG) {
+                let z64_off = le_uint(&loc, 8, 8)
+                    .ok_or_else(|| Error::format("the ZIP64 locator is truncated"))?;
+                // Where the locator says, or (bytes before the zip shift every offset)
+                // right before the locator, where writers put it.
+                let (z64_at, rec) = [Some(z64_off), (eocd_abs - 20).checked_sub(56)]
+                    .into_iter()
+                    .flatten()
+                    .find_map(|at| {
+                        read_vec(data, at, 56)
+                            .ok()
+                            .filter(|rec| le_u32(rec, 0) == Some(ZIP64_EOCD_SIG))
+                            .map(|rec| (at, rec))
+                    })
+                    .ok_or_else(|| {
+                        Error::format(format!(
+                            "the ZIP64 end-of-central-directory record is not at offset {z64_off} where its locator points"
+                        ))
+                    })?;
+                cd_end_expected = z64_at;
+                let f = |off: usize| {
+                    le_uint(&rec, off, 8)
+                        .ok_or_else(|| Error::format("the ZIP64 record is truncated"))
+                };
+                count = f(32)?;
+                cd_size = f(40)?;
+                cd_offset = f(48)?;
+            }
+        }
+    }
+    if count > limits.max_entries {
+        return Err(Error::limit(
+            "max-entries",
+            format!(
+                "the zip declares {count} entries, more than {}",
+                limits.max_entries
+            ),
+        ));
+    }
+    // Bytes before the zip proper (self-extracting stubs, or a zip appended to something)
+    // shift every offset; the central directory must end where the (ZIP64) EOCD begins.
+    let prefix = cd_end_expected
+        .checked_sub(cd_offset.saturating_add(cd_size))
+        .ok_or_else(|| {
+            Error::format(format!(
+                "the central directory ({cd_size} bytes at offset {cd_offset}) overlaps its own end record"
+            ))
+        })?;
+    // Central directory entries are at least 46 bytes.
+    if cd_size > limits.max_entries.saturating_mul(46 + 0xFFFF * 3) || cd_size > size {
+        return Err(Error::format(format!(
+            "the central directory claims {cd_size} bytes in a {size}-byte file"
+        )));
+    }
+    check_range(data, cd_offset + prefix, cd_size)?;
+    Ok(Central {
+        count,
+        start: cd_offset + prefix,
+        size: cd_size,
+        prefix,
+    })
+}
+
+/// Lists a zip's entries into the listing as they are found: from the central directory, or
+/// recovered from the local headers when it is damaged or missing ([`salvage`]).
+struct Lister<'p> {
+    limits: &'p Limits,
+    keep: fn(&str) -> bool,
+    path_prefix: &'p str,
+    container: u32,
+    /// Whether the source's reads are slow round trips (the read-ahead is kept then).
+    batched: bool,
+    entries: Vec<CentralEntry>,
+    ahead: ReadAhead,
+    by_dir: HashMap<String, u32>,
+    listed: Listed,
+    skipped: u64,
+    /// A path with the nested zip's prefix, reused.
+    prefixed: String,
+}
+
+impl Lister<'_> {
+    /// Lists the entries of the central directory; from a damaged record on, the entries are
+    /// recovered from the local headers instead.
+    fn list_central(
+        &mut self,
+        data: &dyn RandomAccess,
+        central: &Central,
+        out: &mut ListingBuilder,
+    ) -> Result<()> {
+        let mut cd = CentralDirectory::new(data, central.start, central.size)?;
+        // Central directory entries are at least 46 bytes: room for what it can hold.
+        let room = usize::try_from(central.count.min(central.size / 46)).unwrap_or(0);
+        self.entries.reserve_exact(room);
+        let size = data.size();
+        let mut pos = 0u64;
+        for index in 0..central.count {
+            let parsed = cd
+                .entry_at(pos)
+                .and_then(|bytes| parse_central(bytes, 0, size, central.prefix));
+            match parsed {
+                Ok(record) => {
+                    pos += record.next as u64;
+                    self.list(record, out);
+                }
+                Err(e) => {
+                    let e = e.context(format!("central directory entry {index}"));
+                    let to = Some(central.start);
+                    return self.salvage(data, (central.prefix, to), e, out);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Recovers the entries from their local headers, from `from` to `to` (the start of the
+    /// central directory when it is known, else the end of the file), those listed already
+    /// aside; `why` is what made the central directory unusable. Records what was recovered
+    /// and whether that was every entry ([`Listed::salvaged`]). Fails with `why` when nothing
+    /// at all is recovered and something is missing.
+    fn salvage(
+        &mut self,
+        data: &dyn RandomAccess,
+        (from, to): (u64, Option<u64>),
+        why: Error,
+        out: &mut ListingBuilder,
+    ) -> Result<()> {
+        let listed: std::collections::HashSet<u64> =
+            self.entries.iter().map(|e| e.local_offset).collect();
+        let before = self.entries.len();
+        let scan = salvage::scan(data, (from, to), self.limits, |record| {
+            if !listed.contains(&record.entry.local_offset) {
+                self.list(record, out);
+            }
+        })?;
+        let recovered = (self.entries.len() - before) as u64;
+        let whole = scan.is_whole();
+        if !whole && before == 0 && recovered == 0 {
+            return Err(why);
+        }
+        let told = scan.describe(recovered, data.size());
+        let why = Error::format(format!("{}; {told}", why)).in_copy();
+        self.listed.salvaged = Some((why, whole));
+        Ok(())
+    }
+
+    /// Lists one entry (a file, or a problem when it is a link or its name is hostile), unless
+    /// [`Self::keep`] refuses it.
+    fn list(&mut self, record: Record<'_>, out: &mut ListingBuilder) {
+        let Record {
+            entry,
+            declared,
+            is_dir,
+            is_symlink,
+            name,
+            modified,
+            next: _,
+        } = record;
+        let limits = self.limits;
+        let plain_file = !is_dir && !is_symlink;
+        // `Ok(None)`: the name is already the path.
+        let normal = plain_file.then(|| {
+            if already_normal(&name, limits) {
+                Ok(None)
+            } else {
+                normalize_path(&name, limits)
+                    .map(Some)
+                    .map_err(|e| e.in_file(&*name))
+            }
+        });
+        if let Some(Ok(path)) = &normal {
+            let path = path.as_deref().unwrap_or(&name);
+            let full = if self.path_prefix.is_empty() {
+                path
+            } else {
+                self.prefixed.clear();
+                self.prefixed.push_str(self.path_prefix);
+                self.prefixed.push_str(path);
+                &self.prefixed
+            };
+            if !(self.keep)(full) && !looks_like_zip_name(path) {
+                self.skipped += 1;
+                return;
+            }
+        }
+        if self.batched {
+            self.ahead
+                .add(&mut self.by_dir, &entry, plain_file.then_some(&*name));
+        }
+        if is_symlink {
+            self.listed.problems.push(
+                Error::unsupported("a symbolic link; links are not followed, the entry is skipped")
+                    .in_file(&*name),
+            );
+        } else if !is_dir {
+            let path = match normal {
+                Some(Ok(Some(path))) => Ok(std::borrow::Cow::Owned(path)),
+                Some(Err(e)) => Err(e),
+                Some(Ok(None)) | None => Ok(name),
+            };
+            let facts = FileFacts {
+                size: declared.size,
+                stored_size: entry.compressed,
+                crc32: Some(declared.crc32),
+                modified,
+                container: self.container,
+                index: u32::try_from(self.entries.len()).unwrap_or(u32::MAX),
+            };
+            let prefix = self.path_prefix;
+            let zips = &mut self.listed.zips;
+            let pushed = path.and_then(|path| {
+                let (dir, file) = split_parent(&path);
+                let dir = out.dir(prefix, dir);
+                let at = out.push(dir, file, facts).map_err(|e| e.in_file(&*path))?;
+                if looks_like_zip_name(&path) {
+                    zips.push(at);
+                }
+                Ok(())
+            });
+            if let Err(e) = pushed {
+                self.listed.problems.push(e);
+            }
+        }
+        self.entries.push(entry);
+    }
+}
+
 impl ZipContainer {
     /// Reads the end-of-central-directory record and the central directory, and lists its
     /// files into `out` as zip `container`, their paths below `path_prefix` (a nested zip's
@@ -212,196 +496,37 @@ impl ZipContainer {
         container: u32,
         out: &mut ListingBuilder,
     ) -> Result<(Self, Listed)> {
-        let size = data.size();
-        if size < EOCD_MIN {
-            return Err(Error::format(format!(
-                "not a zip file: {size} bytes is too short for a zip"
-            )));
-        }
-        // The EOCD is in the last 22 + 65535 bytes.
-        let tail_len = size.min(EOCD_MIN + MAX_COMMENT);
-        let tail = read_vec(data.as_ref(), size - tail_len, tail_len)?;
-        let eocd_pos = (0..=tail.len().saturating_sub(EOCD_MIN as usize))
-            .rev()
-            .find(|&i| le_u32(&tail, i) == Some(EOCD_SIG))
-            .ok_or_else(|| {
-                if data_starts_with_local_header(data.as_ref()) {
-                    Error::format(
-                        "the zip has no central directory (truncated download?); its end is missing",
-                    )
-                } else {
-                    Error::format("not a zip file: no end-of-central-directory record")
-                }
-            })?;
-        let eocd_abs = size - tail_len + eocd_pos as u64;
-        let field = |off: usize, len: usize| -> Result<u64> {
-            le_uint(&tail, eocd_pos + off, len)
-                .ok_or_else(|| Error::format("the end-of-central-directory record is truncated"))
+        let mut lister = Lister {
+            limits,
+            keep,
+            path_prefix,
+            container,
+            batched: data.batched_reads(),
+            entries: Vec::new(),
+            ahead: ReadAhead::default(),
+            by_dir: HashMap::new(),
+            listed: Listed::default(),
+            skipped: 0,
+            prefixed: String::new(),
         };
-        let mut count = field(10, 2)?;
-        let mut cd_size = field(12, 4)?;
-        let mut cd_offset = field(16, 4)?;
-        // Where the central directory ends: at the EOCD, or at the ZIP64 EOCD record when there
-        // is one (the record and its locator sit between the two).
-        let mut cd_end_expected = eocd_abs;
-
-        if count == 0xFFFF || cd_size == 0xFFFF_FFFF || cd_offset == 0xFFFF_FFFF {
-            // ZIP64: the locator sits right before the EOCD.
-            if eocd_abs >= 20 {
-                let loc = read_vec(data.as_ref(), eocd_abs - 20, 20)?;
-                if le_u32(&loc, 0) == Some(ZIP64_LOCATOR_SIG) {
-                    let z64_off = le_uint(&loc, 8, 8)
-                        .ok_or_else(|| Error::format("the ZIP64 locator is truncated"))?;
-                    // Where the locator says, or (bytes before the zip shift every offset)
-                    // right before the locator, where writers put it.
-                    let (z64_at, rec) = [Some(z64_off), (eocd_abs - 20).checked_sub(56)]
-                        .into_iter()
-                        .flatten()
-                        .find_map(|at| {
-                            read_vec(data.as_ref(), at, 56)
-                                .ok()
-                                .filter(|rec| le_u32(rec, 0) == Some(ZIP64_EOCD_SIG))
-                                .map(|rec| (at, rec))
-                        })
-                        .ok_or_else(|| {
-                            Error::format(format!(
-                                "the ZIP64 end-of-central-directory record is not at offset {z64_off} where its locator points"
-                            ))
-                        })?;
-                    cd_end_expected = z64_at;
-                    let f = |off: usize| {
-                        le_uint(&rec, off, 8)
-                            .ok_or_else(|| Error::format("the ZIP64 record is truncated"))
-                    };
-                    count = f(32)?;
-                    cd_size = f(40)?;
-                    cd_offset = f(48)?;
-                }
+        match find_central(data.as_ref(), limits) {
+            Ok(central) => lister.list_central(data.as_ref(), &central, out)?,
+            // No central directory to trust, but the bytes begin as a zip does: recover what
+            // the local headers hold (a truncated download, a cut end record).
+            Err(e)
+                if e.kind() != ErrorKind::Limit && data_starts_with_local_header(data.as_ref()) =>
+            {
+                lister.salvage(data.as_ref(), (0, None), e, out)?
             }
+            Err(e) => return Err(e),
         }
-        if count > limits.max_entries {
-            return Err(Error::limit(
-                "max-entries",
-                format!(
-                    "the zip declares {count} entries, more than {}",
-                    limits.max_entries
-                ),
-            ));
-        }
-        // Bytes before the zip proper (self-extracting stubs, or a zip appended to something)
-        // shift every offset; the central directory must end where the (ZIP64) EOCD begins.
-        let prefix = cd_end_expected
-            .checked_sub(cd_offset.saturating_add(cd_size))
-            .ok_or_else(|| {
-                Error::format(format!(
-                    "the central directory ({cd_size} bytes at offset {cd_offset}) overlaps its own end record"
-                ))
-            })?;
-        // Central directory entries are at least 46 bytes.
-        if cd_size > limits.max_entries.saturating_mul(46 + 0xFFFF * 3) || cd_size > size {
-            return Err(Error::format(format!(
-                "the central directory claims {cd_size} bytes in a {size}-byte file"
-            )));
-        }
-        let mut cd = CentralDirectory::new(data.as_ref(), cd_offset + prefix, cd_size)?;
-        // Central directory entries are at least 46 bytes: room for what it can hold.
-        let room = usize::try_from(count.min(cd_size / 46)).unwrap_or(0);
-        let mut entries = Vec::with_capacity(room);
-        let mut ahead = ReadAhead::default();
-        let mut by_dir = HashMap::new();
-        let mut listed = Listed::default();
-        let mut skipped = 0u64;
-        let mut prefixed = String::new();
-        let batched = data.batched_reads();
-        let mut pos = 0u64;
-        for index in 0..count {
-            let index = usize::try_from(index)
-                .map_err(|_| Error::format("too many entries for this platform"))?;
-            match parse_central(cd.entry_at(pos)?, 0, size, prefix) {
-                Ok(record) => {
-                    let Record {
-                        entry,
-                        declared,
-                        is_dir,
-                        is_symlink,
-                        name,
-                        modified,
-                        next,
-                    } = record;
-                    pos += next as u64;
-                    let plain_file = !is_dir && !is_symlink;
-                    // `Ok(None)`: the name is already the path.
-                    let normal = plain_file.then(|| {
-                        if already_normal(&name, limits) {
-                            Ok(None)
-                        } else {
-                            normalize_path(&name, limits)
-                                .map(Some)
-                                .map_err(|e| e.in_file(&*name))
-                        }
-                    });
-                    if let Some(Ok(path)) = &normal {
-                        let path = path.as_deref().unwrap_or(&name);
-                        let full = if path_prefix.is_empty() {
-                            path
-                        } else {
-                            prefixed.clear();
-                            prefixed.push_str(path_prefix);
-                            prefixed.push_str(path);
-                            &prefixed
-                        };
-                        if !keep(full) && !looks_like_zip_name(path) {
-                            skipped += 1;
-                            continue;
-                        }
-                    }
-                    if batched {
-                        ahead.add(&mut by_dir, &entry, plain_file.then_some(&*name));
-                    }
-                    if is_symlink {
-                        listed.problems.push(
-                            Error::unsupported(
-                                "a symbolic link; links are not followed, the entry is skipped",
-                            )
-                            .in_file(&*name),
-                        );
-                    } else if !is_dir {
-                        let path = match normal {
-                            Some(Ok(Some(path))) => Ok(std::borrow::Cow::Owned(path)),
-                            Some(Err(e)) => Err(e),
-                            Some(Ok(None)) | None => Ok(name),
-                        };
-                        let facts = FileFacts {
-                            size: declared.size,
-                            stored_size: entry.compressed,
-                            crc32: Some(declared.crc32),
-                            modified,
-                            container,
-                            index: u32::try_from(entries.len()).unwrap_or(u32::MAX),
-                        };
-                        let pushed = path.and_then(|path| {
-                            let (dir, file) = split_parent(&path);
-                            let dir = out.dir(path_prefix, dir);
-                            let at = out.push(dir, file, facts).map_err(|e| e.in_file(&*path))?;
-                            if looks_like_zip_name(&path) {
-                                listed.zips.push(at);
-                            }
-                            Ok(())
-                        });
-                        if let Err(e) = pushed {
-                            listed.problems.push(e);
-                        }
-                    }
-                    entries.push(entry);
-                }
-                Err(e) => {
-                    listed
-                        .problems
-                        .push(e.context(format!("central directory entry {index}")));
-                    break;
-                }
-            }
-        }
+        let Lister {
+            mut entries,
+            ahead,
+            skipped,
+            listed,
+            ..
+        } = lister;
         // A view of a few files kept few entries.
         entries.shrink_to_fit();
         let zip = ZipContainer {
@@ -912,53 +1037,18 @@ fn parse_central(cd: &[u8], pos: usize, file_size: u64, prefix: u64) -> Result<R
     let name_bytes = cd
         .get(name_start..name_start + name_len)
         .ok_or_else(trunc)?;
-    let name: std::borrow::Cow<'_, str> = if flags & FLAG_UTF8 != 0 {
-        String::from_utf8_lossy(name_bytes)
-    } else {
-        match std::str::from_utf8(name_bytes) {
-            Ok(s) => s.into(),
-            Err(_) => name_bytes
-                .iter()
-                .map(|&b| cp437(b))
-                .collect::<String>()
-                .into(),
-        }
-    };
+    let name = decode_name(name_bytes, flags);
     let extra_start = name_start + name_len;
     let extra = cd
         .get(extra_start..extra_start + extra_len)
         .ok_or_else(trunc)?;
     let mut modified = dos_to_millis(dos_date, dos_time).map(FileTime::ZipLocal);
-    let mut e = 0usize;
-    while e + 4 <= extra.len() {
-        let id = le_uint(extra, e, 2).unwrap_or(0) as u16;
-        let len = le_uint(extra, e + 2, 2).unwrap_or(0) as usize;
-        let body = extra.get(e + 4..e + 4 + len).unwrap_or(&[]);
-        match id {
-            EXTRA_ZIP64 => {
-                let mut b = 0usize;
-                if uncompressed == 0xFFFF_FFFF {
-                    uncompressed = le_uint(body, b, 8).ok_or_else(trunc)?;
-                    b += 8;
-                }
-                if compressed == 0xFFFF_FFFF {
-                    compressed = le_uint(body, b, 8).ok_or_else(trunc)?;
-                    b += 8;
-                }
-                if local_offset == 0xFFFF_FFFF {
-                    local_offset = le_uint(body, b, 8).ok_or_else(trunc)?;
-                }
-            }
-            // flags byte, then mtime (seconds, UTC) if bit 0 is set.
-            EXTRA_UNIX_TIME if body.first().is_some_and(|f| f & 1 != 0) => {
-                if let Some(secs) = le_uint(body, 1, 4) {
-                    modified = Some(FileTime::Utc(secs as i64 * 1000));
-                }
-            }
-            _ => {}
-        }
-        e += 4 + len;
-    }
+    read_extra(
+        extra,
+        [&mut uncompressed, &mut compressed, &mut local_offset],
+        &mut modified,
+    )
+    .ok_or_else(trunc)?;
     let next = extra_start + extra_len + comment_len;
     if next > cd.len() {
         return Err(trunc());
@@ -991,6 +1081,50 @@ fn parse_central(cd: &[u8], pos: usize, file_size: u64, prefix: u64) -> Result<R
         modified,
         next,
     })
+}
+
+/// An entry's name: UTF-8 when its flag says so (invalid sequences replaced), else UTF-8 if it
+/// is valid, else code page 437 (the zip default).
+fn decode_name(bytes: &[u8], flags: u16) -> std::borrow::Cow<'_, str> {
+    if flags & FLAG_UTF8 != 0 {
+        return String::from_utf8_lossy(bytes);
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.into(),
+        Err(_) => bytes.iter().map(|&b| cp437(b)).collect::<String>().into(),
+    }
+}
+
+/// Reads what an entry's extra field adds to its header: the ZIP64 values of the fields at
+/// `0xFFFF_FFFF` in `zip64` (in the record's order: uncompressed size, compressed size, local
+/// header offset; a local header has no offset, pass a value that is not `0xFFFF_FFFF`), and
+/// the modification time in UTC (`0x5455`) into `modified`. `None` when a ZIP64 value is cut.
+fn read_extra(extra: &[u8], zip64: [&mut u64; 3], modified: &mut Option<FileTime>) -> Option<()> {
+    let mut zip64 = zip64;
+    let mut e = 0usize;
+    while e + 4 <= extra.len() {
+        let id = le_uint(extra, e, 2).unwrap_or(0) as u16;
+        let len = le_uint(extra, e + 2, 2).unwrap_or(0) as usize;
+        let body = extra.get(e + 4..e + 4 + len).unwrap_or(&[]);
+        match id {
+            EXTRA_ZIP64 => {
+                let mut b = 0usize;
+                for field in zip64.iter_mut().filter(|f| ***f == 0xFFFF_FFFF) {
+                    **field = le_uint(body, b, 8)?;
+                    b += 8;
+                }
+            }
+            // flags byte, then mtime (seconds, UTC) if bit 0 is set.
+            EXTRA_UNIX_TIME if body.first().is_some_and(|f| f & 1 != 0) => {
+                if let Some(secs) = le_uint(body, 1, 4) {
+                    *modified = Some(FileTime::Utc(secs as i64 * 1000));
+                }
+            }
+            _ => {}
+        }
+        e += 4 + len;
+    }
+    Some(())
 }
 
 /// Inflates a raw deflate stream, refusing more than `max` output bytes.
