@@ -123,6 +123,17 @@ fn stream_oracle(data: &[u8]) -> Listing {
     out
 }
 
+/// Whether the core, salvaging the zip, says every entry came back (`None`: it refuses the zip
+/// or did not salvage it).
+fn salvaged_whole(data: &[u8]) -> Option<bool> {
+    let input = Input::Zip {
+        name: "cut.zip".into(),
+        data: Rc::new(data.to_vec()),
+    };
+    let artifact = Artifact::open(vec![input], &Limits::default()).ok()?;
+    artifact.salvaged().first().map(|s| s.whole)
+}
+
 /// The core's listing, or `None` when it refuses the archive.
 fn core(data: &[u8]) -> Option<(Listing, Vec<String>)> {
     let limits = Limits::default();
@@ -470,7 +481,10 @@ fn a_zip_cut_anywhere_lists_exactly_the_entries_before_the_cut() {
         let mut whole = Listing::new();
         oracle(&data, "", &mut whole);
         let step = (data.len() / 97).max(1);
-        for cut in (30..data.len()).step_by(step) {
+        // Anywhere, and exactly where each entry begins (a cut that leaves whole entries only).
+        let mut cuts: Vec<usize> = (30..data.len()).step_by(step).collect();
+        cuts.extend(spans.iter().map(|s| s.0 as usize).chain([central as usize]));
+        for cut in cuts {
             let expected: Listing = spans
                 .iter()
                 .enumerate()
@@ -480,6 +494,14 @@ fn a_zip_cut_anywhere_lists_exactly_the_entries_before_the_cut() {
                 })
                 .map(|(_, (_, name))| (normalise(name), whole[&normalise(name)].clone()))
                 .collect();
+            // Whole only where the central directory's first signature shows no entry follows.
+            let whole = salvaged_whole(&data[..cut]);
+            if whole != Some(cut as u64 >= central + 4) && !expected.is_empty() {
+                failures.push(format!(
+                    "{} cut at {cut}: said whole {whole:?}",
+                    path.display()
+                ));
+            }
             match core(&data[..cut]) {
                 Some((ours, _)) if ours == expected => {}
                 None if expected.is_empty() => {}

@@ -544,17 +544,24 @@ pub fn salvaged_zip(s: &Salvaged, artifact: &str) -> Finding {
 /// [`salvaged_zip`]), say only what the artifact shows: each error but an unreadable file's
 /// (present, malformed bytes are positive evidence) rests on something not being in the
 /// artifact (a snapshot, a file, a consumer's position beyond the last snapshot), so it
-/// becomes an unconfirmed warning; an unreferenced file may be referenced by a snapshot past
-/// the cut, so orphan findings are dropped.
+/// becomes an unconfirmed warning; warnings say that what they find missing may be past the
+/// cut; an unreferenced file may be referenced by a snapshot past the cut, so orphan findings
+/// are dropped.
 pub fn unconfirmed(findings: &mut Vec<Finding>, s: &Salvaged, artifact: &str) {
     let zip = s.why.file().unwrap_or(artifact);
     findings.retain(|f| f.code != Code::OrphanFile);
     for f in findings.iter_mut() {
-        if f.severity != Severity::Error || f.code == Code::UnreadableFile {
+        let about_absence = match f.code {
+            Code::UnreadableFile | Code::ArtifactIncomplete => false,
+            _ => f.severity != Severity::Info,
+        };
+        if !about_absence {
             continue;
         }
-        f.severity = Severity::Warning;
-        f.message = format!("Unconfirmed, the artifact being incomplete: {}", f.message);
+        if f.severity == Severity::Error {
+            f.severity = Severity::Warning;
+            f.message = format!("Unconfirmed, the artifact being incomplete: {}", f.message);
+        }
         f.evidence.push(format!(
             "{zip} lacks entries it held (see the artifact-incomplete finding): what this finding says is not in the artifact may be among them"
         ));

@@ -32,9 +32,12 @@ pub(super) struct Scan {
     pub end: u64,
     /// Byte ranges that hold no entry the scan recognised.
     pub gaps: Vec<(u64, u64)>,
-    /// Where the file ends inside an entry or a header, and the entry's name when its header
-    /// was whole.
+    /// Where the file ends inside an entry or a header (or right after an entry, before any
+    /// central directory), and the entry's name when its header was whole.
     pub cut: Option<(u64, Option<String>)>,
+    /// Whether the scan ended at a central directory or end record, not at the end of the
+    /// file.
+    pub central: bool,
 }
 
 impl Scan {
@@ -47,12 +50,18 @@ impl Scan {
     /// What the scan recovered and what it could not, for the report: `recovered` entries in
     /// a file of `size` bytes.
     pub fn describe(&self, recovered: u64, size: u64) -> String {
-        let entries = if recovered == 1 { "entry" } else { "entries" };
-        let mut told = format!("{recovered} {entries} recovered from their local headers");
+        let mut told = if recovered == 1 {
+            "1 entry recovered from its local header".to_string()
+        } else {
+            format!("{recovered} entries recovered from their local headers")
+        };
         if let Some((at, name)) = &self.cut {
             told.push_str(&match name {
                 Some(name) => format!(
                     "; the file ends ({size} bytes) inside the entry {name} (it starts at byte {at}), which is left out"
+                ),
+                None if *at >= size => format!(
+                    "; the file ends ({size} bytes) right after an entry, with no central directory"
                 ),
                 None => format!("; the file ends ({size} bytes) inside a local header at byte {at}"),
             });
@@ -93,7 +102,10 @@ pub(super) fn scan(
         };
         match le_u32(head, 0) {
             Some(LOCAL_SIG) => {}
-            Some(CENTRAL_SIG | EOCD_SIG | ZIP64_EOCD_SIG) if to.is_none() => break,
+            Some(CENTRAL_SIG | EOCD_SIG | ZIP64_EOCD_SIG) if to.is_none() => {
+                out.central = true;
+                break;
+            }
             _ => match next_header(&mut window, pos + 1, end)? {
                 Some(next) => {
                     out.gaps.push((pos, next));
@@ -126,6 +138,11 @@ pub(super) fn scan(
         pos = next;
     }
     out.end = pos.min(end);
+    // With no central directory known nor met, the file may have ended at an entry's end with
+    // more entries to come.
+    if to.is_none() && !out.central && out.cut.is_none() && out.gaps.is_empty() {
+        out.cut = Some((out.end, None));
+    }
     Ok(out)
 }
 
@@ -522,6 +539,7 @@ mod tests {
                 ]
             );
             assert!(scan.is_whole(), "{scan:?}");
+            assert!(scan.central);
             assert_eq!(scan.end, end);
         }
     }
@@ -541,6 +559,12 @@ mod tests {
             assert!(told.contains(&format!("the file ends ({cut} bytes)")), "{told}");
             assert!(told.contains("1 entry recovered"), "{told}");
         }
+        // At an entry's end: nothing says no entry followed.
+        let (found, scan) = scanned(&zip[..a.len()]);
+        assert_eq!(found.len(), 1);
+        assert_eq!(scan.cut, Some((a.len() as u64, None)));
+        let told = scan.describe(1, a.len() as u64);
+        assert!(told.contains("right after an entry, with no central directory"), "{told}");
     }
 
     #[test]
