@@ -494,8 +494,11 @@ mod tests {
         b
     }
 
-    /// What a scan of `bytes` lists: (name, offset, compressed size, size, CRC), and the scan.
-    fn scanned(bytes: &[u8]) -> (Vec<(String, u64, u64, u64, u32)>, Scan) {
+    /// An entry a scan found: (name, offset, compressed size, size, CRC).
+    type Listed = (String, u64, u64, u64, u32);
+
+    /// What a scan of `bytes` lists, and the scan.
+    fn scanned(bytes: &[u8]) -> (Vec<Listed>, Scan) {
         let mut found = Vec::new();
         let data: Vec<u8> = bytes.to_vec();
         let scan = scan(&data, (0, None), &Limits::default(), |r| {
