@@ -23,6 +23,13 @@
 //!    COMPACT (its DELETE of the APPEND's level-0 files, its changelog files);
 //! 3. a `.snapshot-N.<uuid>.tmp` holding the COMPACT of that identifier.
 //!
+//! A lost compaction's files are one commit's (`paimon-format.md` §4.3): where several APPENDs
+//! lack a COMPACT half by design (`full-compaction.delta-commits`, a compaction job), files tied
+//! by writer UUID or by bucket and time, and a ghost commit, go to one claimant only, the newest
+//! whose window holds them (a commit in flight in a temp file competes too), and a ghost to its
+//! committer's newest APPEND whose level-0 files it compacts. Write-only writers that never
+//! compact owe no COMPACT half: their files' changelog is a compaction job's.
+//!
 //! Once proven, the finding also claims the lost COMPACT's manifests and, with deletion vectors,
 //! its unreferenced index manifest and deletion-vector index files written in the commit window
 //! for the APPEND's buckets (§4.8), so they are not reported again as plain orphans.
@@ -34,13 +41,15 @@
 //! `lost-changelog` finding also says whether a later compaction of the same bucket produced
 //! changelog again (partial loss: the intermediate versions are gone) or nothing did.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use crate::findings::{BatchImpact, ChangelogImpact, Clock, Code, Finding, Impact, Severity};
 use crate::paimon::manifest::{FileKind, ManifestEntry};
 use crate::paimon::snapshot::{CommitKind, Snapshot};
 use crate::source::FileTime;
-use crate::timeline::files::{entry_dir, writer_uuid, BranchFiles, Orphan, OrphanKind, RootFiles};
+use crate::timeline::files::{
+    entry_dir, writer_uuid, BranchFiles, GhostCommit, Orphan, OrphanKind, RootFiles,
+};
 use crate::timeline::groups::CommitGroup;
 use crate::timeline::Timeline;
 use crate::warehouse::split_parent;
@@ -110,7 +119,18 @@ pub fn check(
             .or_default()
             .push(*id);
     }
-    let ctx = Ctx {
+    let uncompacted = groups
+        .iter()
+        .filter(|g| g.compacts().next().is_none())
+        .filter_map(CommitGroup::append)
+        .collect();
+    let compacting_users = t
+        .snapshots
+        .values()
+        .filter(|s| s.snapshot.commit_kind == CommitKind::Compact)
+        .map(|s| s.snapshot.commit_user.as_str())
+        .collect();
+    let mut ctx = Ctx {
         t,
         branch,
         root,
@@ -119,7 +139,16 @@ pub fn check(
         unknowable,
         clock,
         by_user,
+        uncompacted,
+        compacting_users,
+        by_uuid: HashMap::new(),
+        by_dir: HashMap::new(),
+        ghost_claims: Vec::new(),
     };
+    (ctx.by_uuid, ctx.by_dir) = uncompacted_by_writer_and_dir(&ctx);
+    ctx.ghost_claims = root.map_or_else(Vec::new, |r| {
+        r.ghosts.iter().map(|g| ghost_claimant(&ctx, g)).collect()
+    });
     let mut pending: BTreeMap<&str, Vec<(i64, bool)>> = BTreeMap::new();
     let mut overwritten: Vec<(i64, i64)> = Vec::new();
     for g in groups {
@@ -171,6 +200,18 @@ struct Ctx<'a> {
     clock: &'a Clock,
     /// Snapshot ids per commit user, ascending.
     by_user: BTreeMap<&'a str, Vec<i64>>,
+    /// The APPENDs whose commit has no COMPACT half, ascending: the commits a lost COMPACT's
+    /// files may belong to ([`claimant`]).
+    uncompacted: BTreeSet<i64>,
+    /// Commit users with a COMPACT snapshot in the history.
+    compacting_users: HashSet<&'a str>,
+    /// Per writer UUID, the APPENDs without a COMPACT half that added level-0 files it wrote.
+    by_uuid: HashMap<&'a str, Vec<i64>>,
+    /// Per bucket directory (relative to the table root), the APPENDs without a COMPACT half
+    /// that added level-0 files to it.
+    by_dir: HashMap<String, Vec<i64>>,
+    /// Per ghost commit of the root (by index), the APPEND it is the unpublished half of.
+    ghost_claims: Vec<Option<i64>>,
 }
 
 /// An APPEND snapshot with no COMPACT half.
@@ -267,9 +308,16 @@ fn judge_commit(ctx: &Ctx<'_>, g: &CommitGroup, explained: &HashSet<String>) -> 
     };
 
     let mut evidence = Evidence::default();
-    orphan_evidence(ctx, &a, explained, &mut evidence);
-    ghost_evidence(ctx, &a, &mut evidence);
-    temp_evidence(ctx, &a, &mut evidence);
+    // A write-only writer that never compacts commits no COMPACT half: a separate compaction
+    // job produces the changelog of its files in its own commits (`paimon-format.md` §4.9).
+    let owes_compact = !super::producer::options_of(t, append.schema_id)
+        .is_some_and(|o| o.write_only)
+        || ctx.compacting_users.contains(g.commit_user.as_str());
+    if owes_compact {
+        orphan_evidence(ctx, &a, explained, &mut evidence);
+        ghost_evidence(ctx, &a, &mut evidence);
+        temp_evidence(ctx, &a, &mut evidence);
+    }
     let proven = evidence.orphan_changelog || !evidence.ghost_changelog.is_empty() || evidence.temp;
     if proven {
         index_evidence(ctx, &a, explained, &mut evidence);
@@ -283,6 +331,15 @@ fn judge_commit(ctx: &Ctx<'_>, g: &CommitGroup, explained: &HashSet<String>) -> 
         }
         Some(a.added.iter().any(|&e| b.live_at_latest(e) == Some(true)))
     });
+    // A level-0 file a later snapshot upgraded to another level was compacted, and the
+    // compaction produced its changelog (`paimon-format.md` §4.3): only files still at level 0
+    // wait for one.
+    let still_at_level0 = ctx.branch.and_then(|b| {
+        if a.added.is_empty() {
+            return None;
+        }
+        Some(a.added.iter().any(|&e| b.live_at_level0(e) == Some(true)))
+    });
     let writers_last = own_next.is_none();
     if proven {
         let at_level0 = ctx.branch.and_then(|b| {
@@ -294,7 +351,7 @@ fn judge_commit(ctx: &Ctx<'_>, g: &CommitGroup, explained: &HashSet<String>) -> 
             (!known.is_empty()).then(|| known.contains(&true))
         });
         CommitVerdict::Lost(lost(ctx, &a, evidence, still_live, at_level0))
-    } else if still_live == Some(true) || (ctx.branch.is_none() && writers_last) {
+    } else if still_at_level0 == Some(true) || (ctx.branch.is_none() && writers_last) {
         CommitVerdict::Pending {
             append: append_id,
             writers_last,
@@ -478,9 +535,25 @@ fn orphan_evidence(ctx: &Ctx<'_>, a: &Append<'_>, explained: &HashSet<String>, e
             continue;
         }
         let (dir, name) = split_parent(&o.relative);
-        let same_writer = writer_uuid(name).is_some_and(|u| uuids.contains(u));
-        let same_dir = dirs.contains(dir);
+        // A writer instance's files share its UUID across all its commits: the file is the
+        // lost COMPACT of one of them (see `claimant`).
+        let same_writer = writer_uuid(name).is_some_and(|u| {
+            uuids.contains(u)
+                && ctx
+                    .by_uuid
+                    .get(u)
+                    .and_then(|ids| claimant(ctx, ids, o.modified))
+                    == Some(a.id)
+        });
         let timed = in_window(ctx, win, o.modified);
+        // Written in the bucket within this commit's window, and no newer commit without a
+        // COMPACT half in that bucket whose window holds it too.
+        let same_dir = dirs.contains(dir)
+            && ctx
+                .by_dir
+                .get(dir)
+                .and_then(|ids| claimant(ctx, ids, o.modified))
+                == Some(a.id);
         let tied = same_writer || (same_dir && timed);
         if !tied {
             continue;
@@ -524,22 +597,15 @@ fn ghost_evidence(ctx: &Ctx<'_>, a: &Append<'_>, ev: &mut Evidence) {
     let changelog_prefix = t.options.changelog_file_prefix.as_str();
     let is_changelog_name =
         |name: &str| name.starts_with(changelog_prefix) || name.starts_with("compacted-changelog-");
-    for ghost in &r.ghosts {
+    for (index, ghost) in r.ghosts.iter().enumerate() {
         if ctx.unknowable.owner(ghost.modified).is_some() {
             continue;
         }
-        let sibling = ghost
-            .sibling_snapshots
-            .iter()
-            .any(|(b, id)| *b == t.location.branch && *id == append_id);
-        let catalog = &*r.catalog;
-        let compacts_append = ghost
-            .entries
-            .iter(catalog)
-            .any(|e| e.kind() == FileKind::Delete && a.added_names.contains(e.file().file_name()));
-        if !(sibling || compacts_append) {
+        if ctx.ghost_claims.get(index).copied().flatten() != Some(append_id) {
             continue;
         }
+        let catalog = &*r.catalog;
+        let compacts_append = deletes_level0_of(ctx, ghost, append_id);
         let changelog: Vec<ManifestEntry<'_>> = ghost
             .entries
             .iter(catalog)
@@ -553,8 +619,17 @@ fn ghost_evidence(ctx: &Ctx<'_>, a: &Append<'_>, ev: &mut Evidence) {
         if changelog.is_empty() && !compacts_append {
             continue;
         }
+        let sibling = ghost
+            .sibling_snapshots
+            .iter()
+            .any(|(b, id)| *b == t.location.branch && *id == append_id);
+        let committer = if sibling {
+            format!("written by the same committer as snapshot {append_id}'s lists")
+        } else {
+            "no published snapshot's lists share their name".to_string()
+        };
         ev.lines.push(format!(
-                    "unpublished manifest lists {} (written by the same committer as snapshot {append_id}'s lists) describe a commit that deletes {deletes} file{} ({}) and adds changelog {}",
+                    "unpublished manifest lists {} ({committer}) describe a commit that deletes {deletes} file{} ({}) and adds changelog {}",
                     ghost.lists.join(", "),
                     if deletes == 1 { "" } else { "s" },
                     if compacts_append { "among them the APPEND's level-0 files" } else { "none of them the APPEND's" },
@@ -573,6 +648,19 @@ fn ghost_evidence(ctx: &Ctx<'_>, a: &Append<'_>, ev: &mut Evidence) {
         for e in changelog {
             ev.ghost_changelog.push(e.file().file_name().to_string());
         }
+        let earlier: Vec<i64> = ctx
+            .uncompacted
+            .range(..append_id)
+            .copied()
+            .filter(|&id| deletes_level0_of(ctx, ghost, id))
+            .collect();
+        if !earlier.is_empty() {
+            ev.lines.push(format!(
+                "the same compaction also compacts the level-0 files of snapshot{} {} (APPENDs with no COMPACT half of their own since the last compaction), whose changelog it held too",
+                if earlier.len() == 1 { "" } else { "s" },
+                super::producer::id_ranges(&earlier)
+            ));
+        }
         for l in ghost.lists.iter().chain(&ghost.manifests) {
             ev.files.push(l.clone());
         }
@@ -587,21 +675,175 @@ fn ghost_evidence(ctx: &Ctx<'_>, a: &Append<'_>, ev: &mut Evidence) {
     }
 }
 
+/// Which of `candidates` (APPENDs without a COMPACT half, ascending) a lost COMPACT's file
+/// modified at `modified` belongs to: a file is one commit's, but a writer's file and list
+/// names name its instance, not the commit. The newest candidate whose commit window holds
+/// `modified`, where an in-flight APPEND of the same writers (a snapshot temp file, §1.4)
+/// competes too and takes what was written after their last published commit; with no
+/// modification time, the newest candidate (the compaction that lost it ran last). With
+/// `full-compaction.delta-commits` or a compaction job, the APPENDs since the last compaction
+/// all lack a COMPACT half, and the lost one compacted all their files in the newest one's
+/// commit (`paimon-format.md` §4.3).
+fn claimant(ctx: &Ctx<'_>, candidates: &[i64], modified: Option<FileTime>) -> Option<i64> {
+    let Some(modified) = modified else {
+        return candidates.last().copied();
+    };
+    let users: BTreeSet<&str> = candidates
+        .iter()
+        .filter_map(|&id| ctx.t.snapshot(id))
+        .map(|s| s.commit_user.as_str())
+        .collect();
+    let mut claims: Vec<(i64, (Option<i64>, i64))> = candidates
+        .iter()
+        .map(|&id| (id, window_of(ctx, id)))
+        .collect();
+    claims.extend(
+        in_flight(ctx)
+            .filter(|s| users.contains(s.commit_user.as_str()))
+            .map(|s| (s.id, (last_published_before(ctx, s), ctx.clock.now_millis))),
+    );
+    claims.sort_by_key(|c| c.0);
+    claims
+        .iter()
+        .rev()
+        .find(|(_, w)| in_window(ctx, *w, Some(modified)))
+        .map(|c| c.0)
+}
+
+/// The APPENDs the snapshot temp files hold: commits in flight when their writer died.
+fn in_flight<'a>(ctx: &'a Ctx<'_>) -> impl Iterator<Item = &'a Snapshot> + 'a {
+    ctx.temp
+        .iter()
+        .map(|tmp| tmp.snapshot)
+        .filter(|s| s.commit_kind == CommitKind::Append && ctx.t.snapshot(s.id).is_none())
+}
+
+/// The commit time of the newest published snapshot of `s`'s user before it.
+fn last_published_before(ctx: &Ctx<'_>, s: &Snapshot) -> Option<i64> {
+    let t = ctx.t;
+    ctx.by_user
+        .get(s.commit_user.as_str())
+        .and_then(|ids| ids.iter().rev().find(|&&x| x < s.id))
+        .and_then(|&x| t.snapshot(x))
+        .map(|p| p.time_millis)
+}
+
+/// The APPENDs without a COMPACT half (ascending) that added level-0 files, per writer UUID and
+/// per bucket directory (relative to the table root) of those files.
+#[allow(clippy::type_complexity)]
+fn uncompacted_by_writer_and_dir<'a>(
+    ctx: &Ctx<'a>,
+) -> (HashMap<&'a str, Vec<i64>>, HashMap<String, Vec<i64>>) {
+    let (mut by_uuid, mut by_dir): (HashMap<&str, Vec<i64>>, HashMap<String, Vec<i64>>) =
+        Default::default();
+    let Some(b) = ctx.branch else {
+        return (by_uuid, by_dir);
+    };
+    let root = ctx.t.location.root.as_str();
+    for &id in &ctx.uncompacted {
+        let Some(files) = b.snapshots.get(&id) else {
+            continue;
+        };
+        let level0: Vec<ManifestEntry<'a>> = files
+            .added(&b.catalog)
+            .filter(|e| e.file().level() == 0)
+            .collect();
+        let uuids: BTreeSet<&str> = level0
+            .iter()
+            .filter_map(|e| writer_uuid(e.file().file_name()))
+            .collect();
+        for u in uuids {
+            by_uuid.entry(u).or_default().push(id);
+        }
+        let dirs: BTreeSet<String> = level0
+            .iter()
+            .filter_map(|&e| ctx.root.and_then(|r| entry_dir(r, root, e)))
+            .collect();
+        for d in dirs {
+            by_dir.entry(d).or_default().push(id);
+        }
+    }
+    (by_uuid, by_dir)
+}
+
+/// Whether the ghost commit deletes a level-0 file snapshot `id` added (compacts them).
+fn deletes_level0_of(ctx: &Ctx<'_>, ghost: &GhostCommit, id: i64) -> bool {
+    let (Some(b), Some(r)) = (ctx.branch, ctx.root) else {
+        return false;
+    };
+    let Some(files) = b.snapshots.get(&id) else {
+        return false;
+    };
+    let names: HashSet<&str> = files
+        .added(&b.catalog)
+        .filter(|e| e.file().level() == 0)
+        .map(|e| e.file().file_name())
+        .collect();
+    ghost
+        .entries
+        .iter(&r.catalog)
+        .any(|e| e.kind() == FileKind::Delete && names.contains(e.file().file_name()))
+}
+
+/// The APPEND a ghost commit is the unpublished half of: among its committer's APPENDs without
+/// a COMPACT half on this branch (the snapshots whose lists share its name; any APPEND when
+/// none is on this branch), the newest whose level-0 files it compacts, else by [`claimant`].
+fn ghost_claimant(ctx: &Ctx<'_>, ghost: &GhostCommit) -> Option<i64> {
+    let branch = &ctx.t.location.branch;
+    let siblings: BTreeSet<i64> = ghost
+        .sibling_snapshots
+        .iter()
+        .filter(|(b, _)| b == branch)
+        .map(|(_, id)| *id)
+        .collect();
+    let candidates: Vec<i64> = ctx
+        .uncompacted
+        .iter()
+        .copied()
+        .filter(|id| siblings.is_empty() || siblings.contains(id))
+        .collect();
+    let compacted: Vec<i64> = candidates
+        .iter()
+        .copied()
+        .filter(|&id| deletes_level0_of(ctx, ghost, id))
+        .collect();
+    if let Some(&newest) = compacted.last() {
+        return Some(newest);
+    }
+    if siblings.is_empty() {
+        return None;
+    }
+    claimant(ctx, &candidates, ghost.modified)
+}
+
+/// The commit window of snapshot `id`: after its user's previous snapshot, before its next
+/// (published, or in flight in a temp file; the report's clock when it is the user's last).
+fn window_of(ctx: &Ctx<'_>, id: i64) -> (Option<i64>, i64) {
+    let t = ctx.t;
+    let own = t
+        .snapshot(id)
+        .and_then(|s| ctx.by_user.get(s.commit_user.as_str()));
+    let prev = own
+        .and_then(|ids| ids.iter().rev().find(|&&x| x < id))
+        .and_then(|&x| t.snapshot(x))
+        .map(|s| s.time_millis);
+    let next = own
+        .and_then(|ids| ids.iter().find(|&&x| x > id))
+        .and_then(|&x| t.snapshot(x))
+        .map_or(ctx.clock.now_millis, |s| s.time_millis);
+    // A commit its writer was publishing (a temp file) is its next commit too.
+    let user = t.snapshot(id).map(|s| s.commit_user.as_str());
+    let in_flight = in_flight(ctx)
+        .filter(|s| s.id > id && Some(s.commit_user.as_str()) == user)
+        .map(|s| s.time_millis)
+        .min();
+    (prev, in_flight.map_or(next, |f| f.min(next)))
+}
+
 /// The commit window of an APPEND: from its writer's previous snapshot to its writer's next
 /// (or the report's clock), in commit time.
 fn window(ctx: &Ctx<'_>, a: &Append<'_>) -> (Option<i64>, i64) {
-    let t = ctx.t;
-    let prev_time = ctx
-        .by_user
-        .get(a.g.commit_user.as_str())
-        .and_then(|own| own.iter().rev().find(|&&id| id < a.id).copied())
-        .and_then(|id| t.snapshot(id))
-        .map(|s| s.time_millis);
-    let next_time = a
-        .own_next
-        .and_then(|id| t.snapshot(id))
-        .map_or(ctx.clock.now_millis, |s| s.time_millis);
-    (prev_time, next_time)
+    window_of(ctx, a.id)
 }
 
 /// Whether a file modified at `m` lies in the commit window (zip-time tolerance either side).

@@ -24,11 +24,16 @@ pub fn risky_options(t: &Timeline) -> Vec<Finding> {
     }
     let o = &t.options;
     let producer = &o.changelog_producer;
+    // A dedicated compaction job commits an empty APPEND beside each COMPACT (the Flink
+    // `compact` action): the writers are the users whose APPENDs add rows.
     let compacted_by_other_user = || {
         let writers: std::collections::BTreeSet<&str> = t
             .snapshots
             .values()
-            .filter(|s| s.snapshot.commit_kind == CommitKind::Append)
+            .filter(|s| {
+                s.snapshot.commit_kind == CommitKind::Append
+                    && s.snapshot.delta_record_count != Some(0)
+            })
             .map(|s| s.snapshot.commit_user.as_str())
             .collect();
         t.snapshots.values().any(|s| {

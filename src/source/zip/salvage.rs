@@ -553,13 +553,19 @@ mod tests {
         let b = entry("two", TRICKY, Sizes::Descriptor(true, 4));
         let zip = [a.clone(), b].concat();
         // Inside the second entry's data, then inside its header.
-        for (cut, name) in [(a.len() + 40, Some("two".to_string())), (a.len() + 10, None)] {
+        for (cut, name) in [
+            (a.len() + 40, Some("two".to_string())),
+            (a.len() + 10, None),
+        ] {
             let (found, scan) = scanned(&zip[..cut]);
             assert_eq!(found.len(), 1);
             assert_eq!(scan.cut, Some((a.len() as u64, name)));
             assert!(!scan.is_whole());
             let told = scan.describe(1, cut as u64);
-            assert!(told.contains(&format!("the file ends ({cut} bytes)")), "{told}");
+            assert!(
+                told.contains(&format!("the file ends ({cut} bytes)")),
+                "{told}"
+            );
             assert!(told.contains("1 entry recovered"), "{told}");
         }
         // At an entry's end: nothing says no entry followed.
@@ -567,7 +573,10 @@ mod tests {
         assert_eq!(found.len(), 1);
         assert_eq!(scan.cut, Some((a.len() as u64, None)));
         let told = scan.describe(1, a.len() as u64);
-        assert!(told.contains("right after an entry, with no central directory"), "{told}");
+        assert!(
+            told.contains("right after an entry, with no central directory"),
+            "{told}"
+        );
     }
 
     #[test]
@@ -583,7 +592,9 @@ mod tests {
         );
         let gap_start = a.len() as u64;
         assert_eq!(scan.gaps, [(gap_start, gap_start + junk.len() as u64)]);
-        assert!(scan.describe(2, zip.len() as u64).contains("hold no readable entry"));
+        assert!(scan
+            .describe(2, zip.len() as u64)
+            .contains("hold no readable entry"));
     }
 
     #[test]
