@@ -157,3 +157,38 @@ fn files_written_after_the_last_commit_belong_to_the_commit_in_flight() {
         assert_eq!(said(t, "snapshot-temp-file").len(), 1, "{name}");
     }
 }
+
+/// First-row keeps a key's first row, so a lost COMPACT's changelog holds only the keys not
+/// seen before (here 1 of the APPEND's 3 rows), and the table has no deletion vectors for a
+/// compaction to write: before, the finding said "the changelog for its 3 rows" and the remedy
+/// "writes their deletion vectors".
+#[test]
+fn first_rows_lost_changelog_is_its_new_keys() {
+    let r = json_report("j09_merge_crash");
+    let t = table(&r, "me_first");
+    let lost = finding(t, "lost-changelog", 7);
+    let message = lost["message"].as_str().unwrap();
+    assert!(
+        message.contains("the changelog for new keys among its 3 rows"),
+        "{message}"
+    );
+    assert!(
+        !lost["remedy"]
+            .as_str()
+            .unwrap()
+            .contains("deletion vectors"),
+        "{lost}"
+    );
+    assert_eq!(
+        lost["rows"]["keys"].as_array().map(Vec::len),
+        Some(1),
+        "{}",
+        lost["rows"]
+    );
+    // Other merge engines: every row's changelog.
+    let partial = finding(table(&r, "me_partial"), "lost-changelog", 7);
+    assert!(partial["message"]
+        .as_str()
+        .unwrap()
+        .contains("the changelog for its 3 rows"));
+}

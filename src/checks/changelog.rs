@@ -953,11 +953,19 @@ fn lost(
     } = ev;
     let (batch, batch_line) = batch_impact(t, a, at_level0);
     let rows = rows_phrase(added, append.delta_record_count);
+    // First-row keeps a key's first row: its changelog holds only keys not seen before.
+    let rows = if first_row(t) {
+        format!(
+            "new keys among its {rows} (first-row emits changelog only for keys not seen before)"
+        )
+    } else {
+        format!("its {rows}")
+    };
     let mut f = Finding::new(
         Code::LostChangelog,
         Severity::Error,
         format!(
-            "Snapshot {append_id} (APPEND, user {}, identifier {}) is durable but its COMPACT half never was: the changelog for its {rows} was not committed, and streaming readers will never receive it; {}.",
+            "Snapshot {append_id} (APPEND, user {}, identifier {}) is durable but its COMPACT half never was: the changelog for {rows} was not committed, and streaming readers will never receive it; {}.",
             g.commit_user,
             display_identifier(g.commit_identifier),
             match batch {
@@ -966,7 +974,7 @@ fn lost(
                 BatchImpact::Unknown => "whether a batch read of the latest snapshot holds its values cannot be told",
             }
         ),
-        lost_remedy(batch, append_id),
+        lost_remedy(batch, append_id, t.options.deletion_vectors),
     )
     .snapshot(append_id)
     .commit(g.commit_user.clone(), g.commit_identifier)
@@ -1014,6 +1022,16 @@ fn lost(
     }
 }
 
+/// Whether the table's latest schema sets `merge-engine = first-row`.
+fn first_row(t: &Timeline) -> bool {
+    t.latest_schema().is_some_and(|schema| {
+        schema
+            .options
+            .get("merge-engine")
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("first-row"))
+    })
+}
+
 /// What a batch read of the latest snapshot returns for a lost commit's rows, and why: with
 /// deletion vectors (or `merge-engine = first-row`) a batch scan of a primary-key table skips
 /// level-0 files (`paimon-format.md` §3.8), and the lost COMPACT is what would have moved the
@@ -1028,10 +1046,7 @@ fn batch_impact(t: &Timeline, a: &Append<'_>, at_level0: Option<bool>) -> (Batch
             "the table's schema could not be read, so whether its batch reads skip level-0 files (deletion vectors, first-row) cannot be told".to_string(),
         );
     };
-    let first_row = schema
-        .options
-        .get("merge-engine")
-        .is_some_and(|v| v.trim().eq_ignore_ascii_case("first-row"));
+    let first_row = first_row(t);
     let dv = t.options.deletion_vectors;
     if schema.primary_keys.is_empty() || !(dv || first_row) {
         return (
@@ -1069,7 +1084,7 @@ fn batch_impact(t: &Timeline, a: &Append<'_>, at_level0: Option<bool>) -> (Batch
 }
 
 /// The remedy of a `lost-changelog` finding, for what a batch read returns (§6.2).
-fn lost_remedy(batch: BatchImpact, append_id: i64) -> String {
+fn lost_remedy(batch: BatchImpact, append_id: i64, dv: bool) -> String {
     const KEEP: &str = "Do not run remove_orphan_files (it would delete the evidence).";
     const UPGRADE: &str = "Upgrade to a Paimon whose recovery handles incomplete APPEND/COMPACT pairs (apache/paimon#5796 for Flink lookup, 1.3+).";
     match batch {
@@ -1077,7 +1092,8 @@ fn lost_remedy(batch: BatchImpact, append_id: i64) -> String {
             "{KEEP} Re-deliver the changes downstream: rebuild the affected keys from a batch read of the table (it holds this commit's values), or trigger a full compaction (CALL sys.compact with compact_strategy => 'full') so the current values are emitted as changelog, then reset affected consumers to before snapshot {append_id} (reset_consumer, reader stopped). {UPGRADE}"
         ),
         BatchImpact::Stale => format!(
-            "{KEEP} The batch view is stale too, so do not rebuild downstream from a batch read yet. First run a compaction that rewrites the affected bucket (a full compaction of that partition: CALL sys.compact in batch mode, with compact_strategy => 'full' from Paimon 1.0): it moves snapshot {append_id}'s level-0 files up and writes their deletion vectors, after which a batch read returns the current values and the compaction's changelog carries the changes. Then re-deliver the affected keys downstream from a batch read taken after that compaction, and reset affected consumers to before snapshot {append_id} (reset_consumer, reader stopped). {UPGRADE}"
+            "{KEEP} The batch view is stale too, so do not rebuild downstream from a batch read yet. First run a compaction that rewrites the affected bucket (a full compaction of that partition: CALL sys.compact in batch mode, with compact_strategy => 'full' from Paimon 1.0): it moves snapshot {append_id}'s level-0 files up{}, after which a batch read returns the current values and the compaction's changelog carries the changes. Then re-deliver the affected keys downstream from a batch read taken after that compaction, and reset affected consumers to before snapshot {append_id} (reset_consumer, reader stopped). {UPGRADE}",
+            if dv { " and writes their deletion vectors" } else { "" }
         ),
         BatchImpact::Unknown => format!(
             "{KEEP} Whether a batch read holds the right values cannot be told, so first run a compaction that rewrites the affected bucket (a full compaction of that partition: CALL sys.compact in batch mode, with compact_strategy => 'full' from Paimon 1.0): after it a batch read returns the current values either way. Then re-deliver the affected keys downstream from a batch read taken after that compaction, and reset affected consumers to before snapshot {append_id} (reset_consumer, reader stopped). {UPGRADE}"
