@@ -258,28 +258,45 @@ fn find_descriptor(
     end: u64,
     width: u64,
 ) -> Result<Option<Descriptor>> {
-    let mut pos = start;
+    let found = first_match(window, (start, end), b"PK", |window, at| {
+        descriptor_at(window, (start, width), at, end)
+    })?;
+    match found {
+        Some(d) => Ok(Some(d)),
+        // A descriptor without signature that ends the file.
+        None => descriptor_at(window, (start, width), end, end),
+    }
+}
+
+/// The first place in `from..end` where `pattern` occurs and `check` finds what it looks for
+/// there, read a window at a time.
+fn first_match<T>(
+    window: &mut Window<'_>,
+    (from, end): (u64, u64),
+    pattern: &[u8],
+    mut check: impl FnMut(&mut Window<'_>, u64) -> Result<Option<T>>,
+) -> Result<Option<T>> {
+    let mut pos = from;
     while pos < end {
         let Some(chunk) = window.get_upto(pos, WINDOW)? else {
             return Ok(None);
         };
         let chunk_len = chunk.len();
-        let candidates: Vec<u64> = chunk
-            .windows(2)
+        let hits: Vec<u64> = chunk
+            .windows(pattern.len())
             .enumerate()
-            .filter(|(_, w)| w == b"PK")
+            .filter(|(_, w)| *w == pattern)
             .map(|(i, _)| pos + i as u64)
             .collect();
-        for at in candidates {
-            if let Some(d) = descriptor_at(window, (start, width), at, end)? {
-                return Ok(Some(d));
+        for at in hits {
+            if let Some(found) = check(window, at)? {
+                return Ok(Some(found));
             }
         }
-        // The last byte may begin a "PK" the next chunk ends.
-        pos += chunk_len.saturating_sub(1).max(1) as u64;
+        // A pattern may begin in this chunk and end in the next.
+        pos += chunk_len.saturating_sub(pattern.len() - 1).max(1) as u64;
     }
-    // A descriptor without signature that ends the file.
-    descriptor_at(window, (start, width), end, end)
+    Ok(None)
 }
 
 /// Whether a header (or the end of the scan) follows at `at`: where an entry may end.
@@ -349,26 +366,12 @@ fn descriptor_at(
 /// The next place after `from` and before `end` where a local header that names an entry
 /// begins.
 fn next_header(window: &mut Window<'_>, from: u64, end: u64) -> Result<Option<u64>> {
-    let mut pos = from;
-    while pos < end {
-        let Some(chunk) = window.get_upto(pos, WINDOW)? else {
-            return Ok(None);
-        };
-        let chunk_len = chunk.len();
-        let hits: Vec<u64> = chunk
-            .windows(4)
-            .enumerate()
-            .filter(|(_, w)| le_u32(w, 0) == Some(LOCAL_SIG))
-            .map(|(i, _)| pos + i as u64)
-            .collect();
-        for at in hits {
-            if plausible_header(window, at, end)? {
-                return Ok(Some(at));
-            }
-        }
-        pos += chunk_len.saturating_sub(3).max(1) as u64;
-    }
-    Ok(None)
+    first_match(
+        window,
+        (from, end),
+        &LOCAL_SIG.to_le_bytes(),
+        |window, at| Ok(plausible_header(window, at, end)?.then_some(at)),
+    )
 }
 
 /// Whether a local header signature at `at` begins a header rather than four bytes of
