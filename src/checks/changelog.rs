@@ -1641,6 +1641,36 @@ mod tests {
         );
     }
 
+    /// A commit in flight (a temp APPEND of the same writer, at 5 h) takes only what was written
+    /// after the writer's last published commit (4 h): the changelog written at 3 h, in snapshot
+    /// 3's window, stays snapshot 3's lost COMPACT's.
+    #[test]
+    fn a_commit_in_flight_takes_only_files_written_after_the_writers_last_commit() {
+        let in_flight = |written: i64| {
+            let root = RootFiles {
+                orphans: vec![orphan(
+                    &format!("bucket-0/changelog-{U}-0.parquet"),
+                    OrphanKind::Changelog,
+                    Some(written),
+                )],
+                ..RootFiles::default()
+            };
+            let mut scene = Scene::new(root);
+            let json = format!(
+                r#"{{"version": 3, "id": 5, "schemaId": 0, "baseManifestList": "b", "deltaManifestList": "d", "commitUser": "w", "commitIdentifier": 4, "commitKind": "APPEND", "timeMillis": {}}}"#,
+                5 * HOUR
+            );
+            let tmp = Snapshot::parse(json.as_bytes()).unwrap();
+            scene
+                .temps
+                .push(("snapshot/.snapshot-5.tmp".to_string(), tmp));
+            scene.run()
+        };
+        assert_eq!(in_flight(3 * HOUR).lost.len(), 1);
+        // Written after 4 h: in no window of snapshot 3's, the commit in flight's.
+        assert!(in_flight(4 * HOUR + HOUR / 2).lost.is_empty());
+    }
+
     /// A ghost commit that deletes the APPEND's files is its lost COMPACT even when it names no
     /// changelog (and no sibling snapshot ties it).
     #[test]
