@@ -64,7 +64,9 @@ pub(super) fn ray_rows(
         if tref.timeline.location.branch != MAIN_BRANCH {
             continue; // orphans are root-wide: judged once, against the main branch
         }
-        let explained: BTreeSet<String> = j
+        // Files a lost commit explains, and files of snapshots published and later rolled back
+        // or fast-forwarded away: neither holds rows a job skipped.
+        let mut explained: BTreeSet<String> = j
             .core
             .findings
             .iter()
@@ -72,6 +74,11 @@ pub(super) fn ray_rows(
             .filter(|f| f.code == Code::LostChangelog)
             .flat_map(|f| f.files.iter().cloned())
             .collect();
+        explained.extend(checks::files::rolled_back(
+            &[tref.timeline],
+            tref.root,
+            clock.zip_time_offset_minutes,
+        ));
         let evidence = orphan_rows(
             tref,
             ray.id_column(i),

@@ -32,11 +32,13 @@ use super::files::EVIDENCE_FILES;
 /// Why a changelog manifest list is gone on purpose.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Gone<'t> {
-    /// Branch `branch` expired tagged snapshot `id`; `tag` names it.
+    /// Branch `branch` expired tagged snapshot `id`; `tag` names it. `hinted`: no snapshot of
+    /// the branch is left, and its `EARLIEST` hint, above `id`, says so.
     ExpiredTagged {
         branch: &'t str,
         id: i64,
         tag: &'t Snapshot,
+        hinted: Option<i64>,
     },
     /// Snapshot `id`, the earliest of `branch`, has tag `name`'s lists: written back by a
     /// rollback to the tag after the snapshot expired, or an expiration of it stopped part way.
@@ -90,11 +92,26 @@ fn changelog_list_gone<'t>(timelines: &[&'t Timeline], list: &str) -> Option<Gon
             })
         })
     };
-    if let Some((t, _, s)) = tags().find(|(t, _, s)| t.earliest().is_some_and(|e| e > s.id)) {
+    // The earliest snapshot, or with none left (a rollback stopped after deleting them) the
+    // EARLIEST hint expiration wrote, is above the tagged one.
+    let expired_below = |t: &Timeline| match t.earliest() {
+        Some(e) => Some((e, None)),
+        None => t
+            .earliest_hint
+            .as_ref()
+            .and_then(|h| h.value)
+            .map(|e| (e, Some(e))),
+    };
+    let expired = tags().find_map(|(t, _, s)| {
+        let (earliest, hinted) = expired_below(t)?;
+        (earliest > s.id).then_some((t, s, hinted))
+    });
+    if let Some((t, s, hinted)) = expired {
         return Some(Gone::ExpiredTagged {
             branch: &t.location.branch,
             id: s.id,
             tag: s,
+            hinted,
         });
     }
     tags()
@@ -365,7 +382,9 @@ fn gone_finding(
         )
     };
     let (message, remedy, id, evidence) = match why {
-        Gone::ExpiredTagged { branch, id, .. } => (
+        Gone::ExpiredTagged {
+            branch, id, hinted, ..
+        } => (
             format!(
                 "{who} {verb} a changelog manifest list that is gone by design: {} expired snapshot {id}, and expiration deletes an expired snapshot's changelog list and changelog files (with the snapshot, or later with its long-lived changelog) even when a tag holds the snapshot. Here {data}; a streaming read that starts at them fails, and the changelog of snapshot {id} cannot be delivered.",
                 branch_phrase(branch)
@@ -374,10 +393,16 @@ fn gone_finding(
                 "Nothing to repair: Paimon deleted it on purpose (snapshot expiration removes an expired snapshot's changelog list even when a tag holds the snapshot: ExpireSnapshotsImpl, SnapshotDeletion). Start streaming reads after snapshot {id} (or from the latest snapshot); batch reads and time travel are unaffected."
             ),
             *id,
-            format!(
-                "snapshot {id} is below the earliest retained snapshot of {}, and a tag names it",
-                branch_phrase(branch)
-            ),
+            match hinted {
+                None => format!(
+                    "snapshot {id} is below the earliest retained snapshot of {}, and a tag names it",
+                    branch_phrase(branch)
+                ),
+                Some(e) => format!(
+                    "no snapshot of {} is left, its EARLIEST hint says {e}, above snapshot {id}, and a tag names it",
+                    branch_phrase(branch)
+                ),
+            },
         ),
         Gone::RollbackOrStoppedExpiration { branch, id, name, .. } => (
             format!(

@@ -233,6 +233,18 @@ enum Cause {
     Unknown,
 }
 
+/// The unreferenced files whose snapshots the artifact shows were published and later removed
+/// by a rollback or a fast-forward ([`Cause::RolledBack`]): their rows were in the table once
+/// and were removed on purpose, not skipped by a job (`rows-only-in-orphan-files` leaves them
+/// out).
+pub fn rolled_back(timelines: &[&Timeline], root: &RootFiles, offset: Option<i64>) -> Vec<String> {
+    published_ghosts(timelines, root, offset)
+        .into_iter()
+        .filter(|(_, cause)| *cause == Cause::RolledBack)
+        .map(|(path, _)| path.to_string())
+        .collect()
+}
+
 /// The orphan lists, manifests, data and changelog files of ghost commits (unreferenced
 /// manifest lists, by committer) that the artifact shows were published: rolled back, or
 /// expired without clean-up. Everything else is left to the age-based causes.

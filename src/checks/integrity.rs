@@ -2,7 +2,9 @@
 //!
 //! * `snapshot-gap` — snapshot ids must be contiguous (`paimon-format.md` §1.4: each commit takes
 //!   the next id, from 1). Expiration removes the oldest ids first (§5.2), so a hole
-//!   between earliest and latest means files were lost or deleted by hand.
+//!   between earliest and latest means files were lost or deleted by hand, or a fast-forward
+//!   stopped part way (`BranchManager.fastForward` deletes and copies snapshot files in no set
+//!   order).
 //! * `hint-mismatch` — `LATEST` is written after the snapshot rename, `EARLIEST` last by
 //!   expiration (§1.4, §4.7): a lagging `LATEST` marks a writer that died right after publishing;
 //!   an `EARLIEST` below the oldest snapshot marks an interrupted expiration.
@@ -59,10 +61,12 @@ pub fn snapshot_gaps(t: &Timeline) -> Vec<Finding> {
                         format!(
                             "The snapshot ids are not contiguous: {missing} missing between {p} and {id}."
                         ),
-                        "Paimon never leaves holes: find out whether the artifact was copied partially \
-                         (then re-capture it) or files were deleted by hand. A streaming reader that \
-                         reaches the hole stops; restore the files from a backup, or restart readers \
-                         after the hole with reset_consumer.",
+                        "Paimon's commits and expiration never leave holes, but a fast-forward that \
+                         stopped part way can (BranchManager.fastForward deletes main's snapshot files \
+                         and copies the branch's in no set order): if one ran, run it again; otherwise find out whether the artifact \
+                         was copied partially (then re-capture it) or files were deleted by hand. A \
+                         streaming reader that reaches the hole stops; restore the files from a backup, \
+                         or restart readers after the hole with reset_consumer.",
                     )
                     .snapshot(first)
                     .related([p, id])
@@ -80,10 +84,36 @@ pub fn snapshot_gaps(t: &Timeline) -> Vec<Finding> {
     out
 }
 
+/// `hint-mismatch` when `LATEST` names a snapshot and no snapshot file is left: Paimon's
+/// readers take the hint and fail reading that snapshot (`SnapshotManager`, §1.4). What removed
+/// them (a rollback or expiration that stopped after deleting snapshot files, a hand deletion, a
+/// partial capture) the artifact cannot tell.
+fn latest_without_snapshots(t: &Timeline) -> Option<Finding> {
+    let h = t.latest_hint.as_ref()?;
+    let v = h.value?;
+    if !t.present_ids.is_empty() {
+        return None;
+    }
+    Some(
+        Finding::new(
+            Code::HintMismatch,
+            Severity::Warning,
+            format!(
+                "LATEST says {v} but no snapshot file is left: readers that take the hint fail reading snapshot {v}. A rollback or an expiration that stopped after deleting the snapshot files, a deletion by hand, or a capture without them leaves this."
+            ),
+            "Confirm the artifact holds the table's whole snapshot/ directory. If the table itself has no snapshot left, restore the snapshot files from a backup, or roll back to a tag (rollback_to writes the tag back as a snapshot and rewrites the hints).",
+        )
+        .snapshot(v)
+        .files([relative(t, &h.path)])
+        .evidence(format!("LATEST = {v}; snapshot/ holds no snapshot file")),
+    )
+}
+
 /// `hint-mismatch`: EARLIEST/LATEST disagree with the snapshot files present.
 pub fn hint_mismatches(t: &Timeline) -> Vec<Finding> {
     let mut out = Vec::new();
     let (Some(earliest), Some(latest)) = (t.earliest(), t.latest()) else {
+        out.extend(latest_without_snapshots(t));
         return out;
     };
     if let Some(h) = t.latest_hint.as_ref() {

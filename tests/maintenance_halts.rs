@@ -1,0 +1,87 @@
+//! Table maintenance halted part way or run to completion, on real Java Paimon 0.9 warehouses
+//! (`tests/fixtures/sweep/`, `generator/maint/`): what Paimon removed on purpose is not
+//! reported as lost, and what its readers will fail on is said.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+mod common;
+
+use common::{fixture, report};
+use serde_json::Value;
+
+fn json_report(name: &str) -> Value {
+    let r = report(&fixture(&format!("sweep/{name}.zip")));
+    serde_json::from_str(&prv::report::json::render(&r)).expect("the JSON report parses")
+}
+
+fn main_table(r: &Value) -> &Value {
+    r["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["branch"] == "main")
+        .unwrap()
+}
+
+fn with_code<'a>(t: &'a Value, code: &str) -> Vec<&'a Value> {
+    t["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == code)
+        .collect()
+}
+
+/// A rollback to tag `tg` (snapshot 6, expired long before) halted after deleting every
+/// snapshot file. The tag's changelog list went with snapshot 6's expiration, by design, as
+/// when snapshots are left: before, with none left, it was a dangling-reference error. And the
+/// hints still name 24 snapshots that are gone: Paimon's readers fail on LATEST.
+#[test]
+fn a_rollback_that_deleted_every_snapshot_keeps_the_tags_changelog_by_design_and_says_latest_fails()
+{
+    let r = json_report("j09_rbtag_data2");
+    let t = main_table(&r);
+    let dangling = with_code(t, "dangling-reference");
+    assert_eq!(dangling.len(), 1, "{}", t["findings"]);
+    assert_eq!(dangling[0]["severity"], "info");
+    let evidence = dangling[0]["evidence"].to_string();
+    assert!(
+        evidence.contains("its EARLIEST hint says 11, above snapshot 6"),
+        "{evidence}"
+    );
+    let hint = with_code(t, "hint-mismatch");
+    assert_eq!(hint.len(), 1, "{}", t["findings"]);
+    assert_eq!(hint[0]["severity"], "warning");
+    assert!(hint[0]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("LATEST says 24 but no snapshot file is left"));
+}
+
+/// fastForward replaced main's history with branch b1's: main's files of snapshots 11..24 are
+/// unreferenced, their rows removed on purpose. Before, "9 keys exist only in 13 unreferenced
+/// data files … rows a resumed job skipped", with a remedy to write them again.
+#[test]
+fn rows_a_fast_forward_removed_are_not_rows_a_job_skipped() {
+    let r = json_report("j09_tr_branch");
+    let t = main_table(&r);
+    assert!(
+        with_code(t, "rows-only-in-orphan-files").is_empty(),
+        "{}",
+        t["findings"]
+    );
+    // The files are still told as left by a rollback (or a fast-forward's deletion).
+    let orphans = with_code(t, "orphan-file");
+    assert!(
+        orphans.iter().any(|f| f["message"]
+            .as_str()
+            .unwrap()
+            .contains("published and later removed")),
+        "{}",
+        t["findings"]
+    );
+}
