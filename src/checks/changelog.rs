@@ -817,7 +817,8 @@ fn ghost_claimant(ctx: &Ctx<'_>, ghost: &GhostCommit) -> Option<i64> {
 }
 
 /// The commit window of snapshot `id`: after its user's previous snapshot, before its next
-/// (published, or in flight in a temp file; the report's clock when it is the user's last).
+/// (the report's clock when it is the user's last; a commit in flight after it competes for
+/// files in [`claimant`]).
 fn window_of(ctx: &Ctx<'_>, id: i64) -> (Option<i64>, i64) {
     let t = ctx.t;
     let own = t
@@ -831,13 +832,7 @@ fn window_of(ctx: &Ctx<'_>, id: i64) -> (Option<i64>, i64) {
         .and_then(|ids| ids.iter().find(|&&x| x > id))
         .and_then(|&x| t.snapshot(x))
         .map_or(ctx.clock.now_millis, |s| s.time_millis);
-    // A commit its writer was publishing (a temp file) is its next commit too.
-    let user = t.snapshot(id).map(|s| s.commit_user.as_str());
-    let in_flight = in_flight(ctx)
-        .filter(|s| s.id > id && Some(s.commit_user.as_str()) == user)
-        .map(|s| s.time_millis)
-        .min();
-    (prev, in_flight.map_or(next, |f| f.min(next)))
+    (prev, next)
 }
 
 /// The commit window of an APPEND: from its writer's previous snapshot to its writer's next
