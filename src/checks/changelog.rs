@@ -263,11 +263,11 @@ fn judge_commit(ctx: &Ctx<'_>, g: &CommitGroup, explained: &HashSet<String>) -> 
     // half; one written under input or none before the producer changed carries its own
     // changelog or none (`changelog-producer-changed` says what a reader gets of it), and one
     // whose schema was not read is not judged (`paimon-format.md` §1.5, §4.9).
-    if !super::producer::options_of(t, append.schema_id)
-        .is_some_and(|o| o.changelog_producer.from_compaction() && !o.postpone_bucket())
-    {
+    let Some(options) = super::producer::options_of(t, append.schema_id)
+        .filter(|o| o.changelog_producer.from_compaction() && !o.postpone_bucket())
+    else {
         return CommitVerdict::Nothing;
-    }
+    };
     if let Some(last) = g.compacts().last() {
         if append.commit_kind != CommitKind::Append {
             return CommitVerdict::Nothing;
@@ -287,8 +287,10 @@ fn judge_commit(ctx: &Ctx<'_>, g: &CommitGroup, explained: &HashSet<String>) -> 
     let files = ctx
         .branch
         .and_then(|b| Some((b.snapshots.get(&append_id)?, &*b.catalog)));
-    let added: Vec<ManifestEntry<'_>> = files
-        .map(|(f, catalog)| f.added(catalog).filter(|e| e.file().level() == 0).collect())
+    let added: Vec<ManifestEntry<'_>> = ctx
+        .branch
+        .and_then(|b| level0_added(b, append_id))
+        .map(Iterator::collect)
         .unwrap_or_default();
     let wrote_rows = if files.is_some_and(|(f, _)| f.complete) {
         !added.is_empty()
@@ -310,9 +312,7 @@ fn judge_commit(ctx: &Ctx<'_>, g: &CommitGroup, explained: &HashSet<String>) -> 
     let mut evidence = Evidence::default();
     // A write-only writer that never compacts commits no COMPACT half: a separate compaction
     // job produces the changelog of its files in its own commits (`paimon-format.md` §4.9).
-    let owes_compact = !super::producer::options_of(t, append.schema_id)
-        .is_some_and(|o| o.write_only)
-        || ctx.compacting_users.contains(g.commit_user.as_str());
+    let owes_compact = !options.write_only || ctx.compacting_users.contains(g.commit_user.as_str());
     if owes_compact {
         orphan_evidence(ctx, &a, explained, &mut evidence);
         ghost_evidence(ctx, &a, &mut evidence);
@@ -394,13 +394,10 @@ fn compacted_but_left_level0(
     let Some(b) = ctx.branch else {
         return CommitVerdict::Nothing;
     };
-    let Some(files) = b.snapshots.get(&append_id) else {
+    let Some(mut added) = level0_added(b, append_id) else {
         return CommitVerdict::Nothing;
     };
-    let left = files
-        .added(&b.catalog)
-        .filter(|e| e.file().level() == 0)
-        .any(|e| b.live_at_level0(e) == Some(true));
+    let left = added.any(|e| b.live_at_level0(e) == Some(true));
     if !left {
         return CommitVerdict::Nothing;
     }
@@ -605,7 +602,10 @@ fn ghost_evidence(ctx: &Ctx<'_>, a: &Append<'_>, ev: &mut Evidence) {
             continue;
         }
         let catalog = &*r.catalog;
-        let compacts_append = deletes_level0_of(ctx, ghost, append_id);
+        let compacts_append = ghost
+            .entries
+            .iter(catalog)
+            .any(|e| e.kind() == FileKind::Delete && a.added_names.contains(e.file().file_name()));
         let changelog: Vec<ManifestEntry<'_>> = ghost
             .entries
             .iter(catalog)
@@ -700,7 +700,7 @@ fn claimant(ctx: &Ctx<'_>, candidates: &[i64], modified: Option<FileTime>) -> Op
     claims.extend(
         in_flight(ctx)
             .filter(|s| users.contains(s.commit_user.as_str()))
-            .map(|s| (s.id, (last_published_before(ctx, s), ctx.clock.now_millis))),
+            .map(|s| (s.id, user_window(ctx, &s.commit_user, s.id))),
     );
     claims.sort_by_key(|c| c.0);
     claims
@@ -718,16 +718,6 @@ fn in_flight<'a>(ctx: &'a Ctx<'_>) -> impl Iterator<Item = &'a Snapshot> + 'a {
         .filter(|s| s.commit_kind == CommitKind::Append && ctx.t.snapshot(s.id).is_none())
 }
 
-/// The commit time of the newest published snapshot of `s`'s user before it.
-fn last_published_before(ctx: &Ctx<'_>, s: &Snapshot) -> Option<i64> {
-    let t = ctx.t;
-    ctx.by_user
-        .get(s.commit_user.as_str())
-        .and_then(|ids| ids.iter().rev().find(|&&x| x < s.id))
-        .and_then(|&x| t.snapshot(x))
-        .map(|p| p.time_millis)
-}
-
 /// The APPENDs without a COMPACT half (ascending) that added level-0 files, per writer UUID and
 /// per bucket directory (relative to the table root) of those files.
 #[allow(clippy::type_complexity)]
@@ -741,13 +731,10 @@ fn uncompacted_by_writer_and_dir<'a>(
     };
     let root = ctx.t.location.root.as_str();
     for &id in &ctx.uncompacted {
-        let Some(files) = b.snapshots.get(&id) else {
+        let Some(level0) = level0_added(b, id) else {
             continue;
         };
-        let level0: Vec<ManifestEntry<'a>> = files
-            .added(&b.catalog)
-            .filter(|e| e.file().level() == 0)
-            .collect();
+        let level0: Vec<ManifestEntry<'a>> = level0.collect();
         let uuids: BTreeSet<&str> = level0
             .iter()
             .filter_map(|e| writer_uuid(e.file().file_name()))
@@ -766,19 +753,24 @@ fn uncompacted_by_writer_and_dir<'a>(
     (by_uuid, by_dir)
 }
 
+/// The level-0 files snapshot `id` added, when its files are known.
+fn level0_added<'b>(
+    b: &'b BranchFiles,
+    id: i64,
+) -> Option<impl Iterator<Item = ManifestEntry<'b>> + 'b> {
+    let files = b.snapshots.get(&id)?;
+    Some(files.added(&b.catalog).filter(|e| e.file().level() == 0))
+}
+
 /// Whether the ghost commit deletes a level-0 file snapshot `id` added (compacts them).
 fn deletes_level0_of(ctx: &Ctx<'_>, ghost: &GhostCommit, id: i64) -> bool {
     let (Some(b), Some(r)) = (ctx.branch, ctx.root) else {
         return false;
     };
-    let Some(files) = b.snapshots.get(&id) else {
+    let Some(added) = level0_added(b, id) else {
         return false;
     };
-    let names: HashSet<&str> = files
-        .added(&b.catalog)
-        .filter(|e| e.file().level() == 0)
-        .map(|e| e.file().file_name())
-        .collect();
+    let names: HashSet<&str> = added.map(|e| e.file().file_name()).collect();
     ghost
         .entries
         .iter(&r.catalog)
@@ -820,10 +812,18 @@ fn ghost_claimant(ctx: &Ctx<'_>, ghost: &GhostCommit) -> Option<i64> {
 /// (the report's clock when it is the user's last; a commit in flight after it competes for
 /// files in [`claimant`]).
 fn window_of(ctx: &Ctx<'_>, id: i64) -> (Option<i64>, i64) {
+    match ctx.t.snapshot(id) {
+        Some(s) => user_window(ctx, &s.commit_user, id),
+        None => (None, ctx.clock.now_millis),
+    }
+}
+
+/// The commit window of `user`'s commit `id` (published, or in flight in a temp file): after
+/// the user's published snapshot before it, before the one after it (the report's clock when
+/// there is none).
+fn user_window(ctx: &Ctx<'_>, user: &str, id: i64) -> (Option<i64>, i64) {
     let t = ctx.t;
-    let own = t
-        .snapshot(id)
-        .and_then(|s| ctx.by_user.get(s.commit_user.as_str()));
+    let own = ctx.by_user.get(user);
     let prev = own
         .and_then(|ids| ids.iter().rev().find(|&&x| x < id))
         .and_then(|&x| t.snapshot(x))
