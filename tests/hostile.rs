@@ -467,6 +467,32 @@ fn a_download_cut_before_the_newest_snapshot_claims_no_loss() {
         "{found:?}"
     );
     assert_eq!(lost(&v), [(7, "warning".into()), (10, "warning".into())]);
+    // Where the reader stands against the table rests on which snapshots exist: the whole zip
+    // proves it read past lost changelog; the cut one cannot tell.
+    let verdicts = |v: &serde_json::Value| {
+        v["tables"][0]["consumers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| (c["id"].clone(), c["verdict"].clone(), c["verdicts"].clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        verdicts(&whole),
+        [(
+            "cdc-reader".into(),
+            "past-lost-changelog".into(),
+            serde_json::json!(["past-lost-changelog"])
+        )]
+    );
+    assert_eq!(
+        verdicts(&v),
+        [(
+            "cdc-reader".into(),
+            "unknown".into(),
+            serde_json::json!(["unknown"])
+        )]
+    );
     for f in found.iter().filter(|f| f["code"] == "lost-changelog") {
         assert!(
             f["message"].as_str().unwrap().starts_with("Unconfirmed"),

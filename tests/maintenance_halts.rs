@@ -60,6 +60,57 @@ fn a_rollback_that_deleted_every_snapshot_keeps_the_tags_changelog_by_design_and
         .as_str()
         .unwrap()
         .starts_with("LATEST says 24 but no snapshot file is left"));
+    // Its readers cannot go on: before, both consumers were called "safe".
+    let consumers: Vec<_> = t["consumers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["id"].as_str().unwrap(), c["verdict"].as_str().unwrap()))
+        .collect();
+    assert_eq!(consumers, [("c1", "blocked"), ("c2", "blocked")]);
+    let blocked = with_code(t, "consumer-blocked");
+    assert_eq!(blocked.len(), 2, "{}", t["findings"]);
+    assert!(blocked.iter().all(|f| f["severity"] == "warning"));
+}
+
+/// fastForward of branch b1 into main halted at its fifth snapshot deletion (it deletes main's
+/// snapshot files in hash-set order): holes at 7, 9, 17 and 21 of main's 1..24. Paimon's reader
+/// waits at a missing snapshot at or above the earliest as for one not yet committed: consumer
+/// c1 (at 11) reads up to 16 and stops at 17, c2 (at 21) is stopped already. Before, both were
+/// "safe".
+#[test]
+fn a_fast_forward_halted_part_way_blocks_each_consumer_at_the_first_hole_it_reaches() {
+    let r = json_report("j09_ff_del5");
+    let t = main_table(&r);
+    let gaps: Vec<_> = with_code(t, "snapshot-gap")
+        .iter()
+        .map(|f| f["snapshot"].as_i64().unwrap())
+        .collect();
+    assert_eq!(gaps, [7, 9, 17, 21]);
+    let consumers: Vec<_> = t["consumers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["id"].as_str().unwrap(), c["verdict"].as_str().unwrap()))
+        .collect();
+    assert_eq!(consumers, [("c1", "blocked"), ("c2", "blocked")]);
+    let blocked: Vec<_> = with_code(t, "consumer-blocked")
+        .iter()
+        .map(|f| {
+            (
+                f["consumer"].as_str().unwrap(),
+                f["severity"].as_str().unwrap(),
+                f["relatedSnapshots"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        blocked,
+        [
+            ("c1", "error", serde_json::json!([17, 18])),
+            ("c2", "error", serde_json::json!([21, 22]))
+        ]
+    );
 }
 
 /// fastForward replaced main's history with branch b1's: main's files of snapshots 11..24 are

@@ -300,7 +300,9 @@ fn judge(
 }
 
 /// Where a salvaged zip lacks entries it held, the findings of the tables in it (and the
-/// artifact's own) say only what the artifact shows ([`checks::integrity::unconfirmed`]).
+/// artifact's own) say only what the artifact shows ([`checks::integrity::unconfirmed`]), and
+/// so do their consumers' and Spark checkpoints' verdicts (`unknown`: [`checks::consumers::unconfirmed`],
+/// [`checks::spark::unconfirmed`]).
 fn unconfirm_salvaged(
     artifact: &Artifact,
     roots: &[Root<'_>],
@@ -319,6 +321,8 @@ fn unconfirm_salvaged(
         if let Some(s) = cut.iter().find(|s| s.covers(path)) {
             checks::integrity::unconfirmed(&mut j.core.findings, s, name);
             checks::integrity::unconfirmed(&mut j.engines.findings, s, name);
+            checks::consumers::unconfirmed(&mut j.core.consumers);
+            checks::spark::unconfirmed(&mut j.engines.spark_checkpoints);
         }
     }
     checks::integrity::unconfirmed(findings, first, name);

@@ -11,6 +11,12 @@
 //! * `ahead` — N is above latest + 1: the table was recreated or rolled back. A running reader
 //!   fails with "The next expected snapshot is too big!"; a restarted one waits for snapshots
 //!   that will carry other data (§5.5, `NextSnapshotFetcher.rangeCheck`).
+//! * `blocked` — a snapshot the reader needs next is missing while later ones exist: Paimon's
+//!   reader takes a missing id at or above the earliest for one not yet committed and waits for
+//!   it, with no error, so it never reads the snapshots past the hole (§5.5,
+//!   `NextSnapshotFetcher.getNextSnapshot`). With no snapshot file left at all, a 1.0 or later
+//!   reader fails to start and a 0.9 one waits (a warning: a capture without `snapshot/` looks
+//!   the same).
 //! * `past-lost-changelog` — a snapshot below N lost its changelog (see `changelog`): the reader
 //!   believes it consumed changes it never received.
 //! * `stale` — the file is older than `consumer.expiration-time`: the next commit that expires
@@ -109,6 +115,7 @@ fn judge_consumer(
     let mut out = Outcome::default();
     expired(&j, &mut out);
     ahead(&j, &mut out);
+    blocked(&j, &mut out);
     around_lost_changelog(&j, lost, &mut out);
     stale(&j, &mut out);
     let mut verdicts = out.verdicts;
@@ -179,6 +186,19 @@ fn unreadable(
         file,
     };
     (report, vec![f])
+}
+
+/// Makes the verdicts of `reports`, judged on a listing that lacks entries (a zip cut short:
+/// [`super::integrity::unconfirmed`]), say what the artifact shows: where a consumer stands
+/// against the table rests on which snapshots exist, and snapshots may lie past the cut, so
+/// every verdict is `unknown` but `unreadable`, which rests on the consumer file's own bytes.
+pub fn unconfirmed(reports: &mut [ConsumerReport]) {
+    for r in reports {
+        if r.verdict != ConsumerVerdict::Unreadable {
+            r.verdict = ConsumerVerdict::Unknown;
+            r.verdicts = vec![ConsumerVerdict::Unknown];
+        }
+    }
 }
 
 /// `expired`: the position is below the earliest readable snapshot (or long-lived changelog):
@@ -258,6 +278,119 @@ fn ahead(j: &Judging<'_>, out: &mut Outcome) {
             out.verdicts.push(ConsumerVerdict::CaughtUp);
         }
     }
+}
+
+/// `blocked`: the reader cannot pass a missing snapshot. Paimon's reader asks for its next id;
+/// when no such snapshot file exists and the id is at or above the earliest, it waits for it as
+/// for one not yet committed (`NextSnapshotFetcher.getNextSnapshot`, 0.9 to 1.x, §5.5), so a
+/// hole between its position (or the earliest, where an expired reader starts) and the latest
+/// stops it for good, silently. With no snapshot file left, a 1.0 or later reader whose position
+/// is above 1 fails to start ("The next expected snapshot is too big!") and a 0.9 one waits; the
+/// artifact cannot tell that table from a capture without its snapshot files, so that is a
+/// warning. A reader at 1 of a table with no snapshot has read everything there is.
+fn blocked(j: &Judging<'_>, out: &mut Outcome) {
+    let (t, c, next) = (j.t, j.c, j.next);
+    let (Some(earliest), Some(latest)) = (t.earliest(), t.latest()) else {
+        if next <= 1 {
+            out.verdicts.push(ConsumerVerdict::CaughtUp);
+        } else {
+            out.verdicts.push(ConsumerVerdict::Blocked);
+            out.findings.push(no_snapshot_left(j));
+        }
+        return;
+    };
+    let Some((first, last)) = first_hole_from(&t.present_ids, next.max(earliest)) else {
+        return;
+    };
+    out.verdicts.push(ConsumerVerdict::Blocked);
+    let after = last.saturating_add(1);
+    let missing = if first == last {
+        format!("snapshot {first} is")
+    } else {
+        format!("snapshots {first}..{last} are")
+    };
+    let when = if next >= first {
+        "waits at".to_string()
+    } else {
+        format!(
+            "will read up to snapshot {} and then wait at",
+            first.saturating_sub(1)
+        )
+    };
+    out.findings.push(
+        j.base(Finding::new(
+            Code::ConsumerBlocked,
+            Severity::Error,
+            format!(
+                "Consumer {} {when} snapshot {first} for good: {missing} missing while snapshots \
+                 {after}..{latest} exist, and Paimon's reader waits for a missing snapshot at or \
+                 above the earliest as for one not yet committed, with no error, so it never reads \
+                 snapshot {after} or any later one.",
+                c.id
+            ),
+            format!(
+                "Restore the missing snapshot files from a backup (the snapshot-gap finding says \
+                 what leaves a hole). If they are lost, treat their changes as lost for this \
+                 reader, stop it and move it past the hole: CALL sys.reset_consumer(`table` => \
+                 '<db>.<table>', consumer_id => '{}', next_snapshot_id => {after}).",
+                c.id
+            ),
+        ))
+        .snapshot(next)
+        .related([first, after])
+        .evidence(format!(
+            "snapshot/ holds no snapshot-{first}{}; it holds {after}..{latest}",
+            if first == last {
+                String::new()
+            } else {
+                format!(" to snapshot-{last}")
+            }
+        )),
+    );
+}
+
+/// The first run of missing ids at or above `from`, below the highest id present.
+fn first_hole_from(present: &std::collections::BTreeSet<i64>, from: i64) -> Option<(i64, i64)> {
+    let mut expected = from;
+    for &id in present.range(from..) {
+        if id > expected {
+            return Some((expected, id.saturating_sub(1)));
+        }
+        expected = id.saturating_add(1);
+    }
+    None
+}
+
+/// `consumer-blocked` for a table with no snapshot file: what a reader at `next` does then.
+fn no_snapshot_left(j: &Judging<'_>) -> Finding {
+    let (t, c, next) = (j.t, j.c, j.next);
+    let hint = t
+        .latest_hint
+        .as_ref()
+        .and_then(|h| h.value)
+        .map(|v| format!(" (LATEST says {v})"))
+        .unwrap_or_default();
+    j.base(Finding::new(
+        Code::ConsumerBlocked,
+        Severity::Warning,
+        format!(
+            "Consumer {} expects snapshot {next}, but no snapshot file of the table is in the \
+             artifact{hint}: if the table has none left, a Paimon 1.0 or later reader fails to \
+             start (\"The next expected snapshot is too big!\") and a 0.9 reader waits for \
+             snapshot {next} with no error.",
+            c.id
+        ),
+        format!(
+            "Confirm the artifact holds the table's whole snapshot/ directory. If the table lost \
+             its snapshots, restore them from a backup or roll back to a tag (rollback_to writes \
+             it back as a snapshot), then stop the reader and set the snapshot it should read next: \
+             CALL sys.reset_consumer(`table` => '<db>.<table>', consumer_id => '{}', \
+             next_snapshot_id => <id>).",
+            c.id
+        ),
+    ))
+    .snapshot(next)
+    .evidence("snapshot/ holds no snapshot file")
 }
 
 /// `past-lost-changelog` (a snapshot below the position lost its changelog) and the warning
@@ -508,6 +641,96 @@ mod tests {
         assert_eq!(v("mid"), ConsumerVerdict::Safe);
         assert_eq!(v("edge"), ConsumerVerdict::Safe);
         assert_eq!(findings.len(), 2, "{findings:#?}");
+    }
+
+    /// Snapshots 1..=9 with 4 and 6..=7 missing (a fast-forward halted part way, say).
+    fn with_holes() -> Vec<(i64, &'static str, &'static str, i64, i64)> {
+        [1, 2, 3, 5, 8, 9]
+            .into_iter()
+            .map(|i| (i, "APPEND", "w", i, i * HOUR))
+            .collect()
+    }
+
+    #[test]
+    fn a_reader_is_blocked_at_the_first_hole_from_where_it_starts() {
+        let t = timeline(
+            &[],
+            &with_holes(),
+            &[
+                ("before", 2),
+                ("in", 4),
+                ("between", 5),
+                ("in2", 7),
+                ("after", 8),
+                ("done", 10),
+            ],
+        );
+        let (reports, findings) = judge(&t, &clock(10 * HOUR), &[]);
+        let v = |id: &str| reports.iter().find(|r| r.id == id).unwrap().verdict;
+        for id in ["before", "in", "between", "in2"] {
+            assert_eq!(v(id), ConsumerVerdict::Blocked, "{id}");
+        }
+        assert_eq!(v("after"), ConsumerVerdict::Safe);
+        assert_eq!(v("done"), ConsumerVerdict::CaughtUp);
+        let blocked = |id: &str| {
+            findings
+                .iter()
+                .find(|f| f.consumer.as_deref() == Some(id))
+                .unwrap()
+        };
+        // The hole it stops at, the first snapshot it never reads.
+        assert_eq!(blocked("before").related_snapshots, vec![4, 5]);
+        assert!(
+            blocked("before")
+                .message
+                .contains("will read up to snapshot 3 and then wait at snapshot 4"),
+            "{}",
+            blocked("before").message
+        );
+        assert_eq!(blocked("in").related_snapshots, vec![4, 5]);
+        assert!(blocked("in").message.contains("waits at snapshot 4"));
+        assert_eq!(blocked("between").related_snapshots, vec![6, 8]);
+        assert!(blocked("between")
+            .message
+            .contains("snapshots 6..7 are missing while snapshots 8..9 exist"));
+        assert!(blocked("between").remedy.contains("next_snapshot_id => 8"));
+        assert_eq!(blocked("in2").related_snapshots, vec![7, 8]);
+        assert!(findings
+            .iter()
+            .all(|f| f.code == Code::ConsumerBlocked && f.severity == Severity::Error));
+        assert_eq!(findings.len(), 4, "{findings:#?}");
+    }
+
+    #[test]
+    fn an_expired_reader_starts_at_the_earliest_and_is_blocked_at_a_hole_above_it() {
+        let snaps: Vec<_> = [5, 6, 8]
+            .into_iter()
+            .map(|i| (i, "APPEND", "w", i, i * HOUR))
+            .collect();
+        let t = timeline(&[], &snaps, &[("old", 2)]);
+        let (r, f) = judge(&t, &clock(10 * HOUR), &[]);
+        assert_eq!(
+            r[0].verdicts,
+            vec![ConsumerVerdict::Blocked, ConsumerVerdict::Expired]
+        );
+        let b = f.iter().find(|f| f.code == Code::ConsumerBlocked).unwrap();
+        assert_eq!(b.related_snapshots, vec![7, 8]);
+    }
+
+    #[test]
+    fn with_no_snapshot_left_a_reader_past_one_is_blocked_and_one_at_one_has_read_all() {
+        let t = timeline(&[], &[], &[("c", 11), ("new", 1)]);
+        let (r, f) = judge(&t, &clock(10 * HOUR), &[]);
+        assert_eq!(r[0].verdict, ConsumerVerdict::Blocked);
+        assert_eq!(r[1].verdict, ConsumerVerdict::CaughtUp);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        // The artifact cannot tell a table without snapshots from a capture without them.
+        assert_eq!(f[0].severity, Severity::Warning);
+        assert!(
+            f[0].message.contains("expects snapshot 11"),
+            "{}",
+            f[0].message
+        );
     }
 
     #[test]

@@ -78,6 +78,24 @@ pub struct SparkJudgement {
     pub artifact: Vec<Finding>,
 }
 
+/// Makes the verdicts of `reports`, judged on a listing that lacks entries (a zip cut short:
+/// [`super::integrity::unconfirmed`]), say what the artifact shows: a checkpoint's position
+/// against the table and its consumer rests on which snapshots and files exist, and they may lie
+/// past the cut, so each verdict becomes `unknown` but `legacy` and `shared`, which rest on the
+/// checkpoints' own bytes.
+pub fn unconfirmed(reports: &mut [SparkCheckpointReport]) {
+    use SparkCheckpointVerdict as V;
+    for r in reports {
+        r.verdicts
+            .retain(|v| matches!(v, V::Legacy | V::Shared | V::Unknown));
+        if !r.verdicts.contains(&V::Unknown) {
+            r.verdicts.insert(0, V::Unknown);
+        }
+        r.verdicts.sort_by(|a, b| b.cmp(a));
+        r.verdict = r.verdicts.first().copied().unwrap_or(V::Unknown);
+    }
+}
+
 /// Judges every loaded Spark checkpoint; `tables` are the tables they were paired against.
 pub fn judge(loaded: &SparkCheckpoints, tables: &[&Timeline]) -> SparkJudgement {
     let mut out = SparkJudgement::default();
@@ -1084,6 +1102,55 @@ mod tests {
 
     fn with_code(fs: &[Finding], code: Code) -> Vec<&Finding> {
         fs.iter().filter(|f| f.code == code).collect()
+    }
+
+    #[test]
+    fn on_a_cut_artifact_only_what_the_checkpoints_own_bytes_show_stays() {
+        use SparkCheckpointVerdict as V;
+        let t = table(&[], 3..=6, &[("shared", 5)]);
+        // q1 is safe, q2 expired (it read snapshot 1, below the earliest 3) and shares its
+        // consumer with q3: the whole artifact's verdicts.
+        let mut out = run(
+            &t,
+            vec![
+                checkpoint(
+                    "ckpt/q1",
+                    Some(2),
+                    &[],
+                    committed(2, whole(4), Some(whole(3))),
+                    None,
+                ),
+                checkpoint(
+                    "ckpt/q2",
+                    Some(2),
+                    &[],
+                    committed(2, whole(1), None),
+                    Some("shared"),
+                ),
+                checkpoint(
+                    "ckpt/q3",
+                    Some(2),
+                    &[],
+                    committed(2, whole(4), Some(whole(3))),
+                    Some("shared"),
+                ),
+            ],
+        );
+        let verdicts = |r: &[SparkCheckpointReport]| -> Vec<Vec<V>> {
+            r.iter().map(|c| c.verdicts.clone()).collect()
+        };
+        let before = verdicts(&out.checkpoints);
+        assert_eq!(before[0], vec![V::Safe]);
+        assert!(
+            before[1].contains(&V::Expired) && before[1].contains(&V::Shared),
+            "{before:?}"
+        );
+        unconfirmed(&mut out.checkpoints);
+        let after = verdicts(&out.checkpoints);
+        assert_eq!(after[0], vec![V::Unknown]);
+        assert_eq!(after[1], vec![V::Shared, V::Unknown]);
+        assert_eq!(out.checkpoints[1].verdict, V::Shared);
+        assert_eq!(out.checkpoints[0].verdict, V::Unknown);
     }
 
     #[test]

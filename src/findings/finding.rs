@@ -61,6 +61,7 @@ pub enum Code {
     RayCheckpointUnpaired,
     BranchIncomplete,
     SparkPositionUnknown,
+    ConsumerBlocked,
 }
 
 impl Code {
@@ -98,6 +99,7 @@ impl Code {
         Code::RayCheckpointUnpaired,
         Code::BranchIncomplete,
         Code::SparkPositionUnknown,
+        Code::ConsumerBlocked,
     ];
 
     /// The contract's kebab-case name.
@@ -135,6 +137,7 @@ impl Code {
             Code::RayCheckpointUnpaired => "ray-checkpoint-unpaired",
             Code::BranchIncomplete => "branch-incomplete",
             Code::SparkPositionUnknown => "spark-position-unknown",
+            Code::ConsumerBlocked => "consumer-blocked",
         }
     }
 
@@ -173,6 +176,7 @@ impl Code {
             Code::RayCheckpointUnpaired => "Ray Data checkpoint not paired",
             Code::BranchIncomplete => "Branch half-created",
             Code::SparkPositionUnknown => "Spark checkpoint position unknown",
+            Code::ConsumerBlocked => "Consumer blocked at a missing snapshot",
         }
     }
 }

@@ -171,12 +171,18 @@ pub enum ConsumerVerdict {
     Safe,
     /// Exactly latest + 1: has read everything.
     CaughtUp,
+    /// The artifact cannot tell: it lacks entries (a zip cut short) that may hold the table's
+    /// newer or older snapshots; the artifact-incomplete finding says where it ends.
+    Unknown,
     /// Older than `consumer.expiration-time`: the next non-write-only commit deletes it.
     Stale,
     /// Below the earliest readable snapshot: Paimon silently skips ahead.
     Expired,
     /// Above latest + 1: the table was recreated or rolled back.
     Ahead,
+    /// A snapshot the reader needs next is missing while later ones exist (or none is left):
+    /// Paimon's reader waits for it as for one not yet committed and never goes on.
+    Blocked,
     /// Past a snapshot whose changelog was lost: the reader believes it consumed data it never
     /// saw.
     PastLostChangelog,
@@ -190,9 +196,11 @@ impl ConsumerVerdict {
         match self {
             ConsumerVerdict::Safe => "safe",
             ConsumerVerdict::CaughtUp => "caught-up",
+            ConsumerVerdict::Unknown => "unknown",
             ConsumerVerdict::Stale => "stale",
             ConsumerVerdict::Expired => "expired",
             ConsumerVerdict::Ahead => "ahead",
+            ConsumerVerdict::Blocked => "blocked",
             ConsumerVerdict::PastLostChangelog => "past-lost-changelog",
             ConsumerVerdict::Unreadable => "unreadable",
         }
@@ -256,9 +264,11 @@ mod tests {
         for v in [
             ConsumerVerdict::Safe,
             ConsumerVerdict::CaughtUp,
+            ConsumerVerdict::Unknown,
             ConsumerVerdict::Stale,
             ConsumerVerdict::Expired,
             ConsumerVerdict::Ahead,
+            ConsumerVerdict::Blocked,
             ConsumerVerdict::PastLostChangelog,
             ConsumerVerdict::Unreadable,
         ] {

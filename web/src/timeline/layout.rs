@@ -766,10 +766,13 @@ fn last_component(path: &str) -> &str {
 fn consumer_tone(v: ConsumerVerdict) -> &'static str {
     match v {
         ConsumerVerdict::Safe | ConsumerVerdict::CaughtUp => "tl-ok",
-        ConsumerVerdict::Stale | ConsumerVerdict::Unreadable => "tl-warn",
-        ConsumerVerdict::Expired | ConsumerVerdict::Ahead | ConsumerVerdict::PastLostChangelog => {
-            "tl-bad"
+        ConsumerVerdict::Unknown | ConsumerVerdict::Stale | ConsumerVerdict::Unreadable => {
+            "tl-warn"
         }
+        ConsumerVerdict::Expired
+        | ConsumerVerdict::Ahead
+        | ConsumerVerdict::Blocked
+        | ConsumerVerdict::PastLostChangelog => "tl-bad",
     }
 }
 
