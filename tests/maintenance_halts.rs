@@ -136,3 +136,26 @@ fn rows_a_fast_forward_removed_are_not_rows_a_job_skipped() {
         t["findings"]
     );
 }
+
+/// After the same fast-forward main keeps its snapshots 1..5 under the branch's EARLIEST (6),
+/// which fastForward copied with the branch's snapshot directory. Paimon trusts that hint while
+/// snapshot 6 exists: 1..5 are invisible to readers and expiration. Before, "they outlived an
+/// expiration … Harmless for readers (Paimon lists snapshot/ when the hint is wrong)", both
+/// false.
+#[test]
+fn an_earliest_hint_a_fast_forward_copied_is_named_and_hides_the_older_snapshots() {
+    let r = json_report("j09_tr_branch");
+    let t = main_table(&r);
+    let hint = with_code(t, "hint-mismatch");
+    assert_eq!(hint.len(), 1, "{}", t["findings"]);
+    let message = hint[0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("snapshots 1..5 are invisible to them")
+            && message.contains("A fast-forward from branch b1 left this"),
+        "{message}"
+    );
+    assert!(hint[0]["remedy"]
+        .as_str()
+        .unwrap()
+        .starts_with("Rewrite snapshot/EARLIEST to 1"));
+}

@@ -202,47 +202,84 @@ pub fn unconfirmed(reports: &mut [ConsumerReport]) {
 }
 
 /// `expired`: the position is below the earliest readable snapshot (or long-lived changelog):
-/// Paimon silently starts at the earliest instead.
+/// Paimon silently starts at the earliest instead. The earliest is the one Paimon's readers
+/// see: an `EARLIEST` hint above older snapshot files that are still here hides them
+/// ([`Timeline::earliest_for_readers`], §1.4), and then they are not lost, only skipped.
 fn expired(j: &Judging<'_>, out: &mut Outcome) {
-    let (t, c, next) = (j.t, j.c, j.next);
-    let earliest = t.earliest_readable();
-    if let Some(e) = earliest {
-        if next < e {
-            out.verdicts.push(ConsumerVerdict::Expired);
-            let skipped = e.saturating_sub(next);
-            out.findings.push(
-                    j.base(Finding::new(
-                        Code::ConsumerExpired,
-                        Severity::Error,
-                        format!(
-                            "Consumer {} will resume at snapshot {next}, which has expired (earliest \
-                             readable is {e}): Paimon silently starts at {e} and {skipped} snapshot{} of \
-                             changes are never read.",
-                            c.id,
-                            if skipped == 1 { "" } else { "s" }
-                        ),
-                        format!(
-                            "Treat snapshots {next}..{} as lost for this reader: rebuild its downstream \
-                             state from a full read (e.g. restart with scan.mode latest-full after \
-                             deleting the consumer: CALL sys.reset_consumer(`table` => '<db>.<table>', \
-                             consumer_id => '{}')), or replay them from the source system.",
-                            e.saturating_sub(1),
-                            c.id
-                        ),
-                    ))
-                    .snapshot(next)
-                    .related([e])
-                    .evidence(format!(
-                        "earliest readable {} = {e}",
-                        if t.long_lived_changelogs.is_empty() {
-                            "snapshot"
-                        } else {
-                            "snapshot or long-lived changelog"
-                        }
-                    )),
-                );
-        }
+    let (t, next) = (j.t, j.next);
+    let Some(e) = t.earliest_readable() else {
+        return;
+    };
+    if next >= e {
+        return;
     }
+    out.verdicts.push(ConsumerVerdict::Expired);
+    let hidden_from = t.earliest().filter(|&oldest| oldest <= next && oldest < e);
+    let f = match hidden_from {
+        Some(oldest) => hidden_below_hint(j, e, oldest),
+        None => expired_finding(j, e),
+    };
+    out.findings.push(f.snapshot(next).related([e]));
+}
+
+/// `consumer-expired` for a position whose snapshots are gone.
+fn expired_finding(j: &Judging<'_>, e: i64) -> Finding {
+    let (t, c, next) = (j.t, j.c, j.next);
+    let skipped = e.saturating_sub(next);
+    j.base(Finding::new(
+        Code::ConsumerExpired,
+        Severity::Error,
+        format!(
+            "Consumer {} will resume at snapshot {next}, which has expired (earliest readable is \
+             {e}): Paimon silently starts at {e} and {skipped} snapshot{} of changes are never read.",
+            c.id,
+            if skipped == 1 { "" } else { "s" }
+        ),
+        format!(
+            "Treat snapshots {next}..{} as lost for this reader: rebuild its downstream state from \
+             a full read (e.g. restart with scan.mode latest-full after deleting the consumer: CALL \
+             sys.reset_consumer(`table` => '<db>.<table>', consumer_id => '{}')), or replay them \
+             from the source system.",
+            e.saturating_sub(1),
+            c.id
+        ),
+    ))
+    .evidence(format!(
+        "earliest readable {} = {e}",
+        if t.long_lived_changelogs.is_empty() {
+            "snapshot"
+        } else {
+            "snapshot or long-lived changelog"
+        }
+    ))
+}
+
+/// `consumer-expired` for a position below an `EARLIEST` hint that hides snapshot files still
+/// present (from `oldest`): a restarted reader skips them, but they can still be read.
+fn hidden_below_hint(j: &Judging<'_>, e: i64, oldest: i64) -> Finding {
+    let (c, next) = (j.c, j.next);
+    let last = e.saturating_sub(1);
+    j.base(Finding::new(
+        Code::ConsumerExpired,
+        Severity::Error,
+        format!(
+            "Consumer {} will resume at snapshot {next}, below the EARLIEST hint ({e}): Paimon's \
+             readers trust the hint while snapshot {e} exists and look no lower, so a restarted \
+             reader silently starts at {e} and never reads snapshots {next}..{last}, though their \
+             files are still here.",
+            c.id
+        ),
+        format!(
+            "Before the reader restarts, rewrite snapshot/EARLIEST to {oldest} (the oldest snapshot \
+             file here; the hint-mismatch finding says what left the hint above it), and it resumes \
+             at {next}. If it has restarted since, read what it skipped with an incremental read \
+             ('incremental-between' = '{},{last}') and replay that downstream.",
+            next.saturating_sub(1)
+        ),
+    ))
+    .evidence(format!(
+        "EARLIEST = {e} and snapshot-{e} exists; oldest snapshot file = snapshot-{oldest}"
+    ))
 }
 
 /// `ahead` (above latest + 1: the table was recreated or rolled back) and `caught-up`
@@ -715,6 +752,43 @@ mod tests {
         );
         let b = f.iter().find(|f| f.code == Code::ConsumerBlocked).unwrap();
         assert_eq!(b.related_snapshots, vec![7, 8]);
+    }
+
+    #[test]
+    fn an_earliest_hint_above_older_snapshots_hides_them_from_a_restarted_reader() {
+        use crate::timeline::testkit::timeline_with_files;
+        let snaps: Vec<_> = (2..=9).map(|i| (i, "APPEND", "w", i, i * HOUR)).collect();
+        let consumers = [("hidden", 3), ("gone", 1), ("at", 5)];
+        let t = timeline_with_files(&[], &snaps, &consumers, &[("snapshot/EARLIEST", "5")]);
+        let (r, f) = judge(&t, &clock(10 * HOUR), &[]);
+        let v = |r: &[ConsumerReport], id: &str| r.iter().find(|r| r.id == id).unwrap().verdict;
+        assert_eq!(v(&r, "hidden"), ConsumerVerdict::Expired);
+        assert_eq!(v(&r, "gone"), ConsumerVerdict::Expired);
+        assert_eq!(v(&r, "at"), ConsumerVerdict::Safe);
+        let of = |id: &str| {
+            f.iter()
+                .find(|f| f.consumer.as_deref() == Some(id))
+                .unwrap()
+        };
+        assert!(
+            of("hidden").message.contains("below the EARLIEST hint (5)")
+                && of("hidden")
+                    .message
+                    .contains("never reads snapshots 3..4, though their files are still here"),
+            "{}",
+            of("hidden").message
+        );
+        assert!(of("hidden")
+            .remedy
+            .starts_with("Before the reader restarts, rewrite snapshot/EARLIEST to 2"));
+        assert!(of("gone")
+            .message
+            .contains("which has expired (earliest readable is 5)"));
+        // A hint naming a snapshot that is not here is ignored: the oldest present counts.
+        let t = timeline_with_files(&[], &snaps, &consumers, &[("snapshot/EARLIEST", "12")]);
+        let (r, _) = judge(&t, &clock(10 * HOUR), &[]);
+        assert_eq!(v(&r, "hidden"), ConsumerVerdict::Safe);
+        assert_eq!(v(&r, "gone"), ConsumerVerdict::Expired);
     }
 
     #[test]

@@ -109,8 +109,92 @@ fn latest_without_snapshots(t: &Timeline) -> Option<Finding> {
     )
 }
 
-/// `hint-mismatch`: EARLIEST/LATEST disagree with the snapshot files present.
-pub fn hint_mismatches(t: &Timeline) -> Vec<Finding> {
+/// `hint-mismatch` (info) for an `EARLIEST` above older snapshot files. When its snapshot
+/// exists Paimon trusts it and looks no lower (`SnapshotManager.findEarliest`, §1.4): the older
+/// snapshots are invisible to readers and to expiration, which never removes them. The cause is
+/// named when the artifact shows it: a branch of the table holding the same snapshot under the
+/// same hint is what `BranchManager.fastForward` leaves (it copies the branch's `snapshot/`
+/// directory, hints included, over main's); else a snapshot deletion that failed quietly during
+/// an expiration, or a restore by hand.
+fn earliest_hides(
+    t: &Timeline,
+    others: &[&Timeline],
+    hint: &str,
+    v: i64,
+    earliest: i64,
+) -> Finding {
+    let last = v.saturating_sub(1);
+    let hidden_again = if earliest == last {
+        format!("snapshot {earliest}")
+    } else {
+        format!("snapshots {earliest}..{last}")
+    };
+    let hidden = format!(
+        "{hidden_again} {}",
+        if earliest == last { "is" } else { "are" }
+    );
+    let seen = t.present_ids.contains(&v);
+    let source = others.iter().find(|b| {
+        b.location.branch != t.location.branch
+            && b.earliest_hint.as_ref().and_then(|h| h.value) == Some(v)
+            && b.snapshot(v).is_some()
+            && b.snapshot(v) == t.snapshot(v)
+    });
+    let cause = match source {
+        Some(b) => format!(
+            "A fast-forward from branch {} left this: fastForward copies the branch's snapshot \
+             directory, its EARLIEST included, over main's, and keeps main's snapshots below the \
+             branch's first.",
+            b.location.branch
+        ),
+        None => "The older snapshots outlived an expiration (a snapshot deletion that failed \
+                 quietly) or were restored by hand."
+            .to_string(),
+    };
+    let (effect, remedy) = if seen {
+        (
+            format!(
+                "Paimon's readers and expiration trust the hint while snapshot {v} exists and look no \
+                 lower, so {hidden} invisible to them: a reader restarting below {v} starts at {v}, \
+                 and no expiration removes them"
+            ),
+            format!(
+                "Rewrite snapshot/EARLIEST to {earliest}: readers then see {hidden_again} again (a \
+                 consumer below {v} resumes where it stopped, see the consumer findings), and the \
+                 next expiration removes them with their files as it should."
+            ),
+        )
+    } else {
+        (
+            format!("snapshot {v} is not here, so Paimon ignores the hint and lists snapshot/"),
+            format!("Nothing to do for readers while snapshot {v} is missing."),
+        )
+    };
+    let mut f = Finding::new(
+        Code::HintMismatch,
+        Severity::Info,
+        format!(
+            "EARLIEST says {v} but snapshots from {earliest} are still present: {effect}. {cause}"
+        ),
+        remedy,
+    )
+    .snapshot(earliest)
+    .files([relative(t, hint)])
+    .evidence(format!(
+        "EARLIEST = {v}; oldest snapshot file = snapshot-{earliest}"
+    ));
+    if let Some(b) = source {
+        f = f.evidence(format!(
+            "branch {} has the same EARLIEST and the same snapshot {v}",
+            b.location.branch
+        ));
+    }
+    f
+}
+
+/// `hint-mismatch`: EARLIEST/LATEST disagree with the snapshot files present; `others` are the
+/// table's other timelines (branches), where a fast-forward copied a hint from.
+pub fn hint_mismatches(t: &Timeline, others: &[&Timeline]) -> Vec<Finding> {
     let mut out = Vec::new();
     let (Some(earliest), Some(latest)) = (t.earliest(), t.latest()) else {
         out.extend(latest_without_snapshots(t));
@@ -178,21 +262,7 @@ pub fn hint_mismatches(t: &Timeline) -> Vec<Finding> {
                     .evidence(format!("EARLIEST = {v}; oldest snapshot file = snapshot-{earliest}")),
                 );
             } else if v > earliest {
-                out.push(
-                    Finding::new(
-                        Code::HintMismatch,
-                        Severity::Info,
-                        format!(
-                            "EARLIEST says {v} but snapshots from {earliest} are still present: they \
-                             outlived an expiration (or were restored by hand)."
-                        ),
-                        "Harmless for readers (Paimon lists snapshot/ when the hint is wrong); the \
-                         next expiration removes the older snapshots.",
-                    )
-                    .snapshot(earliest)
-                    .files([relative(t, &h.path)])
-                    .evidence(format!("EARLIEST = {v}; oldest snapshot file = snapshot-{earliest}")),
-                );
+                out.push(earliest_hides(t, others, &h.path, v, earliest));
             }
         }
     }
@@ -765,13 +835,13 @@ mod tests {
     #[test]
     fn hints_that_agree_with_the_snapshots_are_no_finding() {
         let t = three_snapshots(&[("snapshot/EARLIEST", "3"), ("snapshot/LATEST", "5")]);
-        assert!(hint_mismatches(&t).is_empty());
+        assert!(hint_mismatches(&t, &[]).is_empty());
     }
 
     #[test]
     fn a_latest_hint_below_or_beyond_the_newest_snapshot_is_a_warning() {
         let t = three_snapshots(&[("snapshot/LATEST", "4")]);
-        let f = hint_mismatches(&t);
+        let f = hint_mismatches(&t, &[]);
         assert_eq!(f.len(), 1, "{f:?}");
         assert_eq!(f[0].severity, Severity::Warning);
         assert_eq!(f[0].snapshot, Some(5));
@@ -784,7 +854,7 @@ mod tests {
         );
 
         let t = three_snapshots(&[("snapshot/LATEST", "7")]);
-        let f = hint_mismatches(&t);
+        let f = hint_mismatches(&t, &[]);
         assert_eq!(
             shown(&f),
             [(
@@ -804,7 +874,7 @@ mod tests {
     #[test]
     fn an_earliest_hint_below_the_oldest_snapshot_is_a_warning_above_it_info() {
         let t = three_snapshots(&[("snapshot/EARLIEST", "1")]);
-        let f = hint_mismatches(&t);
+        let f = hint_mismatches(&t, &[]);
         assert_eq!(f.len(), 1, "{f:?}");
         assert_eq!((f[0].severity, f[0].snapshot), (Severity::Warning, Some(3)));
         assert!(f[0]
@@ -812,14 +882,17 @@ mod tests {
             .starts_with("EARLIEST says 1 but the oldest snapshot is 3"));
 
         let t = three_snapshots(&[("snapshot/EARLIEST", "4")]);
-        let f = hint_mismatches(&t);
+        let f = hint_mismatches(&t, &[]);
         assert_eq!(
             shown(&f),
             [(
                 Severity::Info,
                 Some(3),
-                "EARLIEST says 4 but snapshots from 3 are still present: they outlived an \
-                 expiration (or were restored by hand)."
+                "EARLIEST says 4 but snapshots from 3 are still present: Paimon's readers and \
+                 expiration trust the hint while snapshot 4 exists and look no lower, so \
+                 snapshot 3 is invisible to them: a reader restarting below 4 starts at 4, \
+                 and no expiration removes them. The older snapshots outlived an expiration (a \
+                 snapshot deletion that failed quietly) or were restored by hand."
             )]
         );
         assert_eq!(f[0].files, ["snapshot/EARLIEST"]);
@@ -827,6 +900,63 @@ mod tests {
             f[0].evidence,
             ["EARLIEST = 4; oldest snapshot file = snapshot-3"]
         );
+        assert!(
+            f[0].remedy.starts_with("Rewrite snapshot/EARLIEST to 3"),
+            "{}",
+            f[0].remedy
+        );
+
+        // A hint naming a snapshot that is not here is ignored: Paimon lists snapshot/.
+        let t = three_snapshots(&[("snapshot/EARLIEST", "9")]);
+        let f = hint_mismatches(&t, &[]);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(
+            f[0].message
+                .contains("snapshot 9 is not here, so Paimon ignores the hint"),
+            "{}",
+            f[0].message
+        );
+    }
+
+    #[test]
+    fn an_earliest_hint_a_branch_shares_with_the_same_snapshot_is_put_down_to_a_fast_forward() {
+        let snapshots: Vec<(i64, &str, &str, i64, i64)> = (3..=5)
+            .map(|id| (id, "APPEND", "w", id, id * 1000))
+            .collect();
+        let branch = |body: &str| {
+            let ts = timelines_with_files(
+                &[],
+                &snapshots,
+                &[],
+                &[
+                    ("snapshot/EARLIEST", "4"),
+                    ("branch/branch-b/snapshot/EARLIEST", "4"),
+                    ("branch/branch-b/snapshot/snapshot-4", body),
+                ],
+            );
+            let others: Vec<&Timeline> = ts.iter().collect();
+            let f = hint_mismatches(&ts[0], &others);
+            assert_eq!(f.len(), 1, "{f:?}");
+            f[0].clone()
+        };
+        let f = branch(&snapshot_json(4, "APPEND", "w", 4));
+        assert!(
+            f.message.ends_with("A fast-forward from branch b left this: fastForward copies the branch's snapshot directory, its EARLIEST included, over main's, and keeps main's snapshots below the branch's first."),
+            "{}",
+            f.message
+        );
+        assert_eq!(
+            f.evidence.last().map(String::as_str),
+            Some("branch b has the same EARLIEST and the same snapshot 4")
+        );
+        // Another snapshot 4 on the branch: no fast-forward shown.
+        let f = branch(&snapshot_json(4, "APPEND", "other", 4));
+        assert!(
+            f.message.ends_with("or were restored by hand."),
+            "{}",
+            f.message
+        );
+        assert_eq!(f.evidence.len(), 1);
     }
 
     /// A snapshot document of `user`'s commit `identifier` of `kind`, as snapshot `id` (what a

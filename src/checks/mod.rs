@@ -195,7 +195,7 @@ pub fn judge_root(
                 ));
             }
             findings.extend(p.temp_findings);
-            judge_timeline(t, p.changelog, findings, clock)
+            judge_timeline(t, timelines, p.changelog, findings, clock)
         })
         .collect()
 }
@@ -203,6 +203,7 @@ pub fn judge_root(
 /// The checks of one timeline that need nothing root-wide, after its file-level findings.
 fn judge_timeline(
     t: &Timeline,
+    others: &[&Timeline],
     changelog: changelog::ChangelogFindings,
     file_findings: Vec<Finding>,
     clock: &Clock,
@@ -213,7 +214,7 @@ fn judge_timeline(
     findings.extend(integrity::snapshot_gaps(t));
     findings.extend(integrity::half_created_branch(t));
     findings.extend(integrity::unread_schema(t));
-    findings.extend(integrity::hint_mismatches(t));
+    findings.extend(integrity::hint_mismatches(t, others));
     findings.extend(options::risky_options(t));
     findings.extend(producer::judge(t));
     let (consumers, consumer_findings) = consumers::judge(t, clock, &changelog.lost);

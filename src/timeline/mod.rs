@@ -249,11 +249,24 @@ impl Timeline {
         self.snapshots.get(&id).map(|s| &s.snapshot)
     }
 
+    /// The earliest snapshot Paimon's readers and expiration see: the `EARLIEST` hint when its
+    /// snapshot file exists (they look no lower, even when older snapshot files are left), else
+    /// the oldest present (`SnapshotManager.findEarliest`, `paimon-format.md` §1.4).
+    pub fn earliest_for_readers(&self) -> Option<i64> {
+        let hinted = self
+            .earliest_hint
+            .as_ref()
+            .and_then(|h| h.value)
+            .filter(|v| self.present_ids.contains(v));
+        hinted.or_else(|| self.earliest())
+    }
+
     /// The earliest position a streaming reader can still read from: the earliest long-lived
     /// changelog when the changelog lifecycle is decoupled and one exists, else the earliest
-    /// snapshot (`paimon-format.md` §1.6, §5.5).
+    /// snapshot Paimon's readers see ([`Timeline::earliest_for_readers`]; `paimon-format.md`
+    /// §1.6, §5.5).
     pub fn earliest_readable(&self) -> Option<i64> {
-        let earliest_snapshot = self.earliest();
+        let earliest_snapshot = self.earliest_for_readers();
         match self.long_lived_changelogs.keys().next().copied() {
             Some(c) => Some(earliest_snapshot.map_or(c, |s| s.min(c))),
             None => earliest_snapshot,
