@@ -159,3 +159,30 @@ fn an_earliest_hint_a_fast_forward_copied_is_named_and_hides_the_older_snapshots
         .unwrap()
         .starts_with("Rewrite snapshot/EARLIEST to 1"));
 }
+
+/// An ALTER TABLE (add column `w`) halted before renaming its schema into place (`ren`) and
+/// halfway through writing it (`outhalf`): `schema/.schema-1.<uuid>.tmp` is left, no
+/// `schema-1`, and the table still runs under schema 0. Before, nothing was said.
+#[test]
+fn an_alter_table_halted_before_its_rename_says_its_change_is_not_in_effect() {
+    for (name, change) in [
+        ("j09_alter_tmp", "it would add column w STRING."),
+        (
+            "j09_alter_half",
+            "its content cannot be read (a write cut short), so what it changed is unknown.",
+        ),
+    ] {
+        let r = json_report(name);
+        let t = main_table(&r);
+        let temp = with_code(t, "schema-temp-file");
+        assert_eq!(temp.len(), 1, "{name}: {}", t["findings"]);
+        assert_eq!(temp[0]["severity"], "warning");
+        let message = temp[0]["message"].as_str().unwrap();
+        assert!(message.starts_with("schema/.schema-1."), "{message}");
+        assert!(
+            message.contains("the table still runs under schema 0") && message.ends_with(change),
+            "{name}: {message}"
+        );
+        assert_eq!(r["verdict"], "warn", "{name}");
+    }
+}

@@ -11,6 +11,9 @@
 //! * `snapshot-temp-file` — `.snapshot-<id>.<uuid>.tmp` (or a pypaimon variant, §1.4) is left when a writer dies between
 //!   writing and renaming (§1.4, `FileIO.tryToWriteAtomic`); if no `snapshot-<id>` exists, that
 //!   commit never became durable.
+//! * `schema-temp-file` — `schema/.schema-<id>.<uuid>.tmp`, left by an `ALTER TABLE` that died
+//!   between writing the next schema and renaming it (§1.5, `SchemaManager.commit`): its changes
+//!   are not in effect.
 //! * `unreadable-file` — a file the analysis needed could not be read or parsed: when its own
 //!   bytes are malformed, Paimon's readers fail on it too; when only this copy or this tool
 //!   failed (a damaged zip entry, a compression it does not decode, a limit), its content is
@@ -267,6 +270,99 @@ pub fn hint_mismatches(t: &Timeline, others: &[&Timeline]) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// `schema-temp-file`: a leftover `schema/.schema-<id>.<uuid>.tmp`. `ALTER TABLE` writes the
+/// next schema through `FileIO.tryToWriteAtomic` (`SchemaManager.commit`, §1.5): a process that
+/// died between the write and the rename leaves the temp file and no `schema-<id>`, so the table
+/// still runs under its latest schema and what the ALTER changed is not in effect (a warning,
+/// saying what it would have changed). When `schema-<id>` exists, a retried or racing write
+/// made it: the temp file is only left over (info).
+pub fn schema_temp_files(t: &Timeline) -> Vec<Finding> {
+    t.schema_temp_files
+        .iter()
+        .map(|tmp| {
+            let file = relative(t, &tmp.path);
+            let evidence = format!("{file} ({} bytes)", tmp.size);
+            let id = tmp.id;
+            if t.schemas.contains_key(&id) {
+                return Finding::new(
+                    Code::SchemaTempFile,
+                    Severity::Info,
+                    format!("{file}: left over from a write of schema {id}, which exists (a retried or racing ALTER TABLE wrote it)."),
+                    "Nothing to do; delete the temp file to tidy up.",
+                )
+                .files([file])
+                .evidence(evidence);
+            }
+            let current = t
+                .latest_schema()
+                .map_or("the latest schema read".to_string(), |s| {
+                    format!("schema {}", s.id)
+                });
+            let changed = match (&tmp.content, t.latest_schema()) {
+                (Some(new), Some(old)) => schema_changes(old, new),
+                (Some(_), None) => "no earlier schema is in the artifact to compare it with".into(),
+                (None, _) => "its content cannot be read (a write cut short), so what it changed is unknown".into(),
+            };
+            Finding::new(
+                Code::SchemaTempFile,
+                Severity::Warning,
+                format!("{file}: an ALTER TABLE that did not finish (or was under way when the artifact was captured): schema {id} was written to a temp file and never renamed into place, so the table still runs under {current} and what the ALTER changed is not in effect: {changed}."),
+                format!("Run the ALTER TABLE again (it writes schema {id} anew), then delete the temp file; writers and readers never used it."),
+            )
+            .files([file])
+            .evidence(evidence)
+        })
+        .collect()
+}
+
+/// What schema `new` changes from `old`, in words: options set, changed and removed, then the
+/// columns; at most six items.
+fn schema_changes(
+    old: &crate::paimon::schema::TableSchema,
+    new: &crate::paimon::schema::TableSchema,
+) -> String {
+    let mut items: Vec<String> = Vec::new();
+    for (k, v) in &new.options {
+        match old.options.get(k) {
+            None => items.push(format!("set {k} = {v}")),
+            Some(was) if was != v => items.push(format!("set {k} = {v} (was {was})")),
+            Some(_) => {}
+        }
+    }
+    for k in old.options.keys().filter(|k| !new.options.contains_key(*k)) {
+        items.push(format!("remove {k}"));
+    }
+    for f in &new.fields {
+        match old.fields.iter().find(|o| o.id == f.id) {
+            None => items.push(format!("add column {} {}", f.name, f.data_type)),
+            Some(o) if o.name != f.name => {
+                items.push(format!("rename column {} to {}", o.name, f.name))
+            }
+            Some(o) if o.data_type != f.data_type => {
+                items.push(format!("change column {} to {}", f.name, f.data_type))
+            }
+            Some(_) => {}
+        }
+    }
+    for o in old
+        .fields
+        .iter()
+        .filter(|o| !new.fields.iter().any(|f| f.id == o.id))
+    {
+        items.push(format!("drop column {}", o.name));
+    }
+    if items.is_empty() {
+        return "it holds the same options and columns as the current schema".into();
+    }
+    let more = items.len().saturating_sub(6);
+    items.truncate(6);
+    let mut said = format!("it would {}", items.join(", "));
+    if more > 0 {
+        said.push_str(&format!(" and {more} more"));
+    }
+    said
 }
 
 /// `snapshot-temp-file`: leftover `.snapshot-<id>.<uuid>.tmp` files. Also returns the orphan
@@ -916,6 +1012,74 @@ mod tests {
             "{}",
             f[0].message
         );
+    }
+
+    #[test]
+    fn a_schema_temp_file_says_what_its_alter_would_have_changed_or_that_it_is_left_over() {
+        let schema = |id: i64, fields: &str, options: &str| {
+            format!(
+                r#"{{"version": 3, "id": {id}, "fields": [{fields}], "partitionKeys": [], "primaryKeys": ["k"], "options": {{{options}}}}}"#
+            )
+        };
+        let k = r#"{"id": 0, "name": "k", "type": "INT NOT NULL"}"#;
+        let v = r#"{"id": 1, "name": "v", "type": "INT"}"#;
+        let v2 = r#"{"id": 1, "name": "v2", "type": "INT"}"#;
+        let w = r#"{"id": 2, "name": "w", "type": "STRING"}"#;
+        let findings = |raw: &[(&str, &str)]| {
+            let t = timeline_with_files(&[], &[(1, "APPEND", "w", 1, 1000)], &[], raw);
+            schema_temp_files(&t)
+        };
+        // The test kit's schema 0 holds column k alone, no option.
+        let s1 = schema(
+            1,
+            &format!("{k}, {v}, {w}"),
+            r#""changelog-producer": "lookup""#,
+        );
+        let f = findings(&[(
+            "schema/.schema-1.4f1c2a77-0d7e-4c6b-9a34-2b0f1f2e5a11.tmp",
+            &s1,
+        )]);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].severity, Severity::Warning);
+        assert!(
+            f[0].message.ends_with(
+                "the table still runs under schema 0 and what the ALTER changed is not in effect: it would set changelog-producer = lookup, add column v INT, add column w STRING."
+            ),
+            "{}",
+            f[0].message
+        );
+        assert_eq!(
+            f[0].files,
+            ["schema/.schema-1.4f1c2a77-0d7e-4c6b-9a34-2b0f1f2e5a11.tmp"]
+        );
+        // Against schema 1 (v, option lookup), schema 2 renames v, drops w and the option.
+        let s2 = schema(2, &format!("{k}, {v2}"), "");
+        let f = findings(&[
+            ("schema/schema-1", &s1),
+            (
+                "schema/.schema-2.4f1c2a77-0d7e-4c6b-9a34-2b0f1f2e5a11.tmp",
+                &s2,
+            ),
+        ]);
+        assert!(
+            f[0].message.ends_with(
+                "runs under schema 1 and what the ALTER changed is not in effect: it would remove changelog-producer, rename column v to v2, drop column w."
+            ),
+            "{}",
+            f[0].message
+        );
+        // schema-1 exists: the temp file is only left over.
+        let f = findings(&[
+            ("schema/schema-1", &s1),
+            (
+                "schema/.schema-1.4f1c2a77-0d7e-4c6b-9a34-2b0f1f2e5a11.tmp",
+                &s1,
+            ),
+        ]);
+        assert_eq!(f[0].severity, Severity::Info);
+        assert!(f[0].message.contains("which exists"), "{}", f[0].message);
+        // Not a temp file.
+        assert!(findings(&[("schema/schema-1.bak", &s1)]).is_empty());
     }
 
     #[test]

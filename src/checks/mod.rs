@@ -215,6 +215,7 @@ fn judge_timeline(
     findings.extend(integrity::half_created_branch(t));
     findings.extend(integrity::unread_schema(t));
     findings.extend(integrity::hint_mismatches(t, others));
+    findings.extend(integrity::schema_temp_files(t));
     findings.extend(options::risky_options(t));
     findings.extend(producer::judge(t));
     let (consumers, consumer_findings) = consumers::judge(t, clock, &changelog.lost);

@@ -62,6 +62,7 @@ pub enum Code {
     BranchIncomplete,
     SparkPositionUnknown,
     ConsumerBlocked,
+    SchemaTempFile,
 }
 
 impl Code {
@@ -100,6 +101,7 @@ impl Code {
         Code::BranchIncomplete,
         Code::SparkPositionUnknown,
         Code::ConsumerBlocked,
+        Code::SchemaTempFile,
     ];
 
     /// The contract's kebab-case name.
@@ -138,6 +140,7 @@ impl Code {
             Code::BranchIncomplete => "branch-incomplete",
             Code::SparkPositionUnknown => "spark-position-unknown",
             Code::ConsumerBlocked => "consumer-blocked",
+            Code::SchemaTempFile => "schema-temp-file",
         }
     }
 
@@ -177,6 +180,7 @@ impl Code {
             Code::BranchIncomplete => "Branch half-created",
             Code::SparkPositionUnknown => "Spark checkpoint position unknown",
             Code::ConsumerBlocked => "Consumer blocked at a missing snapshot",
+            Code::SchemaTempFile => "Leftover schema temp file",
         }
     }
 }

@@ -248,10 +248,17 @@ pub fn id_from_file_name(name: &str, prefix: &str) -> Option<i64> {
 /// and `snapshot-<id><uuid>.tmp` (through pyarrow's file systems: the UUID glued to the id),
 /// pypaimon 1.3's `snapshot-<id>.tmp`.
 pub fn temp_snapshot_id(name: &str) -> Option<i64> {
+    temp_file_id(name, "snapshot-")
+}
+
+/// The id of a temp file of an atomic write of `<prefix><id>` (a snapshot, a schema: both are
+/// written through `FileIO.tryToWriteAtomic`, §1.4, §1.5), in any of the namings
+/// [`temp_snapshot_id`] lists.
+pub fn temp_file_id(name: &str, prefix: &str) -> Option<i64> {
     let rest = name
         .strip_prefix('.')
         .unwrap_or(name)
-        .strip_prefix("snapshot-")?
+        .strip_prefix(prefix)?
         .strip_suffix(".tmp")?;
     let id = match rest.split_once('.') {
         Some((id, _uuid)) => id,
@@ -418,6 +425,21 @@ mod tests {
             Some(12)
         );
         assert_eq!(temp_snapshot_id("snapshot-3.tmp"), Some(3));
+        // A schema's atomic write is named the same way.
+        assert_eq!(
+            temp_file_id(
+                ".schema-2.4f1c2a77-0d7e-4c6b-9a34-2b0f1f2e5a11.tmp",
+                "schema-"
+            ),
+            Some(2)
+        );
+        assert_eq!(
+            temp_file_id(
+                ".schema-2.4f1c2a77-0d7e-4c6b-9a34-2b0f1f2e5a11.tmp",
+                "snapshot-"
+            ),
+            None
+        );
         // Only digits are an id ("+3" would parse), and a 36-character tail that is no UUID
         // is no UUID.
         assert_eq!(temp_snapshot_id("snapshot-+3.tmp"), None);

@@ -23,7 +23,7 @@ use crate::error::Error;
 use crate::paimon::consumer::{Consumer, CONSUMER_PREFIX};
 use crate::paimon::hint::parse_hint;
 use crate::paimon::schema::{TableOptions, TableSchema};
-use crate::paimon::snapshot::{id_from_file_name, temp_snapshot_id, Snapshot};
+use crate::paimon::snapshot::{id_from_file_name, temp_file_id, temp_snapshot_id, Snapshot};
 use crate::paimon::tag::{Tag, TAG_PREFIX};
 use crate::source::{Artifact, FileEntry, FileTime};
 use crate::warehouse::{split_parent, TableLocation};
@@ -96,6 +96,20 @@ pub struct TempSnapshotFile {
     pub content: Option<Snapshot>,
 }
 
+/// A leftover `schema/.schema-<id>.<uuid>.tmp`: the schema an `ALTER TABLE` wrote and did not
+/// rename into place (`paimon-format.md` §1.5).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TempSchemaFile {
+    /// Artifact path.
+    pub path: String,
+    /// The schema id it was going to become.
+    pub id: i64,
+    /// Its size in bytes.
+    pub size: u64,
+    /// The schema it holds, if readable (a write cut short leaves part of it).
+    pub content: Option<TableSchema>,
+}
+
 /// A file that could not be read or parsed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FileProblem {
@@ -124,6 +138,8 @@ pub struct Timeline {
     pub latest_hint: Option<Hint>,
     /// Leftover snapshot temp files.
     pub temp_files: Vec<TempSnapshotFile>,
+    /// Leftover schema temp files.
+    pub schema_temp_files: Vec<TempSchemaFile>,
     /// Consumers, by id.
     pub consumers: Vec<ConsumerFile>,
     /// Tags, by name.
@@ -149,6 +165,7 @@ impl Timeline {
                 earliest_hint: None,
                 latest_hint: None,
                 temp_files: Vec::new(),
+                schema_temp_files: Vec::new(),
                 consumers: Vec::new(),
                 tags: Vec::new(),
                 long_lived_changelogs: BTreeMap::new(),
@@ -338,11 +355,26 @@ impl Loader<'_> {
             .map_err(|e| e.in_file(entry.path()))
     }
 
-    /// `schema/schema-N`.
+    /// `schema/schema-N`, and temp files of schemas not renamed into place.
     fn schemas(&mut self) {
         for entry in children(self.artifact, &self.t.location.meta_dir("schema")) {
             let name = entry.name();
             if id_from_file_name(name, "schema-").is_none() {
+                if let Some(id) = temp_file_id(name, "schema-") {
+                    // A partial write is expected here, so an unparsable temp file is not a
+                    // problem.
+                    let content = self
+                        .artifact
+                        .read_entry(entry, self.max_json)
+                        .ok()
+                        .and_then(|b| TableSchema::parse(&b).ok());
+                    self.t.schema_temp_files.push(TempSchemaFile {
+                        path: entry.path(),
+                        id,
+                        size: entry.size(),
+                        content,
+                    });
+                }
                 continue;
             }
             if let Some(bytes) = self.read_json(entry) {
