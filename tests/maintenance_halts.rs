@@ -186,3 +186,28 @@ fn an_alter_table_halted_before_its_rename_says_its_change_is_not_in_effect() {
         assert_eq!(r["verdict"], "warn", "{name}");
     }
 }
+
+/// createBranch of b1 from tag tg halted at its schema copy: the branch holds the tag and the
+/// tagged snapshot, no schema. Paimon cannot open it; nothing reads it. Before, an
+/// artifact-incomplete warning asked to restore schema-0 "from a backup".
+#[test]
+fn a_branch_halted_before_its_schema_copy_is_half_created_not_an_incomplete_artifact() {
+    let r = json_report("j09_br_copyschema");
+    let b1 = r["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["branch"] == "b1")
+        .unwrap();
+    let codes: Vec<_> = b1["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["code"].as_str().unwrap(), f["severity"].as_str().unwrap()))
+        .collect();
+    assert_eq!(codes, [("branch-incomplete", "info")], "{}", b1["findings"]);
+    assert!(b1["findings"][0]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("branch b1 holds tag tg and a copy of its snapshot but no schema"));
+}

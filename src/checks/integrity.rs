@@ -830,24 +830,54 @@ pub fn unread_schema(t: &Timeline) -> Vec<Finding> {
         .collect()
 }
 
-/// `branch-incomplete`: a branch holding tags but neither a schema nor a snapshot file, which
-/// Paimon cannot open (`paimon-format.md` §5.6).
+/// `branch-incomplete`: a branch holding tags and no schema, and no snapshot but copies of its
+/// tags' snapshots, which Paimon cannot open (`paimon-format.md` §5.6). `createBranch` from a
+/// tag copies the tag, then the tagged snapshot, then the schemas, and stops where a copy fails:
+/// with tags alone the snapshot copy failed (its snapshot expired); with the tagged snapshot
+/// too, the schema copy.
 pub fn half_created_branch(t: &Timeline) -> Option<Finding> {
+    let copies_of_tags = t.present_ids.iter().all(|id| {
+        t.snapshot(*id).is_some_and(|s| {
+            t.tags
+                .iter()
+                .any(|tag| tag.tag.as_ref().is_ok_and(|tag| &tag.snapshot == s))
+        })
+    });
     if t.location.branch == crate::warehouse::MAIN_BRANCH
         || !t.schemas.is_empty()
-        || !t.present_ids.is_empty()
+        || !copies_of_tags
         || t.tags.is_empty()
     {
         return None;
     }
     let tags: Vec<&str> = t.tags.iter().map(|tag| tag.name.as_str()).collect();
     let branch = &t.location.branch;
+    let (holds, stopped, evidence) = if t.present_ids.is_empty() {
+        (
+            "but no schema and no snapshot",
+            "createBranch from a tag copies the tag first, then the tagged snapshot and the schemas, and stops there when a copy fails (the tagged snapshot has expired; pypaimon 1.4's create_branch fails copying it onto itself on a filesystem catalog)",
+            "tag/ only".to_string(),
+        )
+    } else {
+        (
+            "and a copy of its snapshot but no schema",
+            "createBranch from a tag copies the tag, then the tagged snapshot, then the schemas, and stopped before the schema copy",
+            format!(
+                "tag/ and snapshot/ ({}) only, the snapshot equal to the tag's; no schema/",
+                t.present_ids
+                    .iter()
+                    .map(|id| format!("snapshot-{id}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )
+    };
     Some(
         Finding::new(
             Code::BranchIncomplete,
             Severity::Info,
             format!(
-                "branch {branch} holds tag{} {} but no schema and no snapshot, so Paimon cannot open it: a half-created branch. createBranch from a tag copies the tag first, then the tagged snapshot and the schemas, and stops there when a copy fails (the tagged snapshot has expired; pypaimon 1.4's create_branch fails copying it onto itself on a filesystem catalog); or the capture missed the branch's schema/ and snapshot/.",
+                "branch {branch} holds tag{} {} {holds}, so Paimon cannot open it: a half-created branch. {stopped}; or the capture missed the branch's files.",
                 if tags.len() == 1 { "" } else { "s" },
                 tags.join(", ")
             ),
@@ -855,7 +885,7 @@ pub fn half_created_branch(t: &Timeline) -> Option<Finding> {
                 "Nothing reads it. delete_branch '{branch}' removes it (dry run on a copy first); to have the branch, create it again from a snapshot or a tag whose snapshot is retained."
             ),
         )
-        .evidence(format!("{}: tag/ only", relative(t, &t.location.meta_root))),
+        .evidence(format!("{}: {evidence}", relative(t, &t.location.meta_root))),
     )
 }
 
@@ -1366,7 +1396,7 @@ mod tests {
     }
 
     #[test]
-    fn only_a_branch_with_tags_and_neither_schema_nor_snapshot_is_half_created() {
+    fn only_a_branch_with_tags_no_schema_and_no_snapshot_but_their_copies_is_half_created() {
         let tag = snapshot_json(1, "APPEND", "w", 1);
         let branch = |files: &[(&str, &str)]| {
             let raw: Vec<(String, &str)> = files
@@ -1392,7 +1422,18 @@ mod tests {
         assert_eq!(f.evidence, ["branch/branch-b: tag/ only"]);
         let schema = r#"{"version": 3, "id": 0, "fields": [{"id": 0, "name": "k", "type": "INT NOT NULL"}], "partitionKeys": [], "primaryKeys": ["k"], "options": {}}"#;
         assert!(branch(&[("tag/tag-t1", &tag), ("schema/schema-0", schema)]).is_none());
-        assert!(branch(&[("tag/tag-t1", &tag), ("snapshot/snapshot-1", &tag)]).is_none());
+        // The tagged snapshot copied too, then no schema: createBranch stopped before the
+        // schema copy.
+        let f = branch(&[("tag/tag-t1", &tag), ("snapshot/snapshot-1", &tag)]).expect("half");
+        assert!(
+            f.message
+                .starts_with("branch b holds tag t1 and a copy of its snapshot but no schema"),
+            "{}",
+            f.message
+        );
+        // A snapshot of its own is a branch that was used, whatever its schema.
+        let own = snapshot_json(2, "APPEND", "w", 2);
+        assert!(branch(&[("tag/tag-t1", &tag), ("snapshot/snapshot-2", &own)]).is_none());
         // A branch with only a schema is a branch without snapshots, not a half-created one.
         assert!(branch(&[("schema/schema-0", schema)]).is_none());
         // The main branch with tags only is no branch at all.

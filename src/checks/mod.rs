@@ -212,8 +212,11 @@ fn judge_timeline(
     findings.extend(changelog.findings);
     findings.extend(integrity::unreadable_files(t));
     findings.extend(integrity::snapshot_gaps(t));
-    findings.extend(integrity::half_created_branch(t));
-    findings.extend(integrity::unread_schema(t));
+    match integrity::half_created_branch(t) {
+        // Its missing schema is what the finding says.
+        Some(half) => findings.push(half),
+        None => findings.extend(integrity::unread_schema(t)),
+    }
     findings.extend(integrity::hint_mismatches(t, others));
     findings.extend(integrity::schema_temp_files(t));
     findings.extend(options::risky_options(t));
