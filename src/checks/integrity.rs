@@ -855,13 +855,13 @@ pub fn half_created_branch(t: &Timeline) -> Option<Finding> {
     let (holds, stopped, evidence) = if t.present_ids.is_empty() {
         (
             "but no schema and no snapshot",
-            "createBranch from a tag copies the tag first, then the tagged snapshot and the schemas, and stops there when a copy fails (the tagged snapshot has expired; pypaimon 1.4's create_branch fails copying it onto itself on a filesystem catalog)",
+            "createBranch from a tag copies the tag first, then the tagged snapshot and the schemas, and stops there when a copy fails (the tagged snapshot has expired; pypaimon 1.4's create_branch fails copying it onto itself on a filesystem catalog); or the capture missed the branch's schema/ and snapshot/",
             "tag/ only".to_string(),
         )
     } else {
         (
             "and a copy of its snapshot but no schema",
-            "createBranch from a tag copies the tag, then the tagged snapshot, then the schemas, and stopped before the schema copy",
+            "createBranch from a tag copies the tag, then the tagged snapshot, then the schemas, and stopped before the schema copy; or the capture missed the branch's schema/",
             format!(
                 "tag/ and snapshot/ ({}) only, the snapshot equal to the tag's; no schema/",
                 t.present_ids
@@ -877,7 +877,7 @@ pub fn half_created_branch(t: &Timeline) -> Option<Finding> {
             Code::BranchIncomplete,
             Severity::Info,
             format!(
-                "branch {branch} holds tag{} {} {holds}, so Paimon cannot open it: a half-created branch. {stopped}; or the capture missed the branch's files.",
+                "branch {branch} holds tag{} {} {holds}, so Paimon cannot open it: a half-created branch. {stopped}.",
                 if tags.len() == 1 { "" } else { "s" },
                 tags.join(", ")
             ),
