@@ -3,7 +3,7 @@
 //!
 //! * `orphan-file` — a file under the table that nothing references (the definition of Paimon's
 //!   own `remove_orphan_files`, `paimon-format.md` §4.7), with its cause where the artifact shows
-//!   one: left by a rollback (unreferenced manifest lists that build on files other unreferenced
+//!   one: left by a rollback or a fast-forward (unreferenced manifest lists that build on files other unreferenced
 //!   lists added, which only published snapshots can), by an expiration that did not clean up
 //!   (every data file their lists name is still referenced, and earlier snapshots are gone), by
 //!   an OVERWRITE (the changelog its writer produced, which Paimon's overwrite never commits,
@@ -511,7 +511,7 @@ impl Cause {
             Cause::Young => "written around or after the newest snapshot (file times are compared within 2 s, the precision of zip times): a commit in flight when the artifact was captured, one whose writer died before publishing it, or a snapshot a rollback removed without deleting its files".to_string(),
             Cause::Old => "older than the newest snapshot: a commit that never became durable and was not re-committed, a snapshot a rollback removed without deleting its files, or an interrupted compaction or expiration".to_string(),
             Cause::Unknown => "no modification time to compare with the snapshots, so the cause is unknown: a commit in flight at capture time, one that never became durable, a snapshot a rollback removed without deleting its files, or an interrupted compaction or expiration".to_string(),
-            Cause::RolledBack => "left by a rollback (or snapshot files deleted by hand): they belong to snapshots that were published and later removed (the manifest lists of one build on the files another added, which only a published snapshot allows), and only the snapshot files were deleted".to_string(),
+            Cause::RolledBack => "left by a rollback or a fast-forward (or snapshot files deleted by hand): they belong to snapshots that were published and later removed (the manifest lists of one build on the files another added, which only a published snapshot allows), and only the snapshot files were deleted (a fast-forward never deletes the files of the snapshots it replaces)".to_string(),
             Cause::Retried => "written for a commit attempt whose data files a published snapshot holds: the commit was retried and published, and the failed attempt's manifest files were left (pypaimon retries a commit that lost a conflict without deleting them), so nothing is missing".to_string(),
             Cause::Expired => format!(
                 "left by snapshots that were expired without clean-up: every data file their manifest lists name is still referenced by the retained snapshots, so they describe states older than the earliest retained snapshot {earliest}, whose snapshot files were removed without the files only they used"
@@ -522,7 +522,7 @@ impl Cause {
     /// What to do about files of `kind` left this way.
     fn remedy(self, kind: OrphanKind) -> &'static str {
         match (kind, self) {
-            (_, Cause::RolledBack) => "Harmless for readers of the retained snapshots; they hold the rolled-back snapshots' changes, so keep them if those must be recovered. remove_orphan_files (dry run first) reclaims the space.",
+            (_, Cause::RolledBack) => "Harmless for readers of the retained snapshots; they hold the removed snapshots' changes, so keep them if those must be recovered. remove_orphan_files (dry run first) reclaims the space.",
             (_, Cause::OverwriteChangelog(..)) => "Nothing to recover: an OVERWRITE's changes never reach streaming readers through changelog files. remove_orphan_files (dry run first) reclaims the space.",
             (_, Cause::Retried) => "Harmless: the retried commit holds the same files. remove_orphan_files (dry run first) reclaims the space.",
             (_, Cause::Expired) => "Harmless for readers of the retained snapshots (a streaming reader that had not yet read those snapshots has already lost them to the expiration); remove_orphan_files (dry run first) reclaims the space.",
