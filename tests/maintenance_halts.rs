@@ -27,6 +27,16 @@ fn main_table(r: &Value) -> &Value {
         .unwrap()
 }
 
+/// (id, verdict) of each consumer of table `t`.
+fn verdicts(t: &Value) -> Vec<(&str, &str)> {
+    t["consumers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["id"].as_str().unwrap(), c["verdict"].as_str().unwrap()))
+        .collect()
+}
+
 fn with_code<'a>(t: &'a Value, code: &str) -> Vec<&'a Value> {
     t["findings"]
         .as_array()
@@ -61,13 +71,7 @@ fn a_rollback_that_deleted_every_snapshot_keeps_the_tags_changelog_by_design_and
         .unwrap()
         .starts_with("LATEST says 24 but no snapshot file is left"));
     // Its readers cannot go on: before, both consumers were called "safe".
-    let consumers: Vec<_> = t["consumers"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| (c["id"].as_str().unwrap(), c["verdict"].as_str().unwrap()))
-        .collect();
-    assert_eq!(consumers, [("c1", "blocked"), ("c2", "blocked")]);
+    assert_eq!(verdicts(t), [("c1", "blocked"), ("c2", "blocked")]);
     let blocked = with_code(t, "consumer-blocked");
     assert_eq!(blocked.len(), 2, "{}", t["findings"]);
     assert!(blocked.iter().all(|f| f["severity"] == "warning"));
@@ -87,13 +91,7 @@ fn a_fast_forward_halted_part_way_blocks_each_consumer_at_the_first_hole_it_reac
         .map(|f| f["snapshot"].as_i64().unwrap())
         .collect();
     assert_eq!(gaps, [7, 9, 17, 21]);
-    let consumers: Vec<_> = t["consumers"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| (c["id"].as_str().unwrap(), c["verdict"].as_str().unwrap()))
-        .collect();
-    assert_eq!(consumers, [("c1", "blocked"), ("c2", "blocked")]);
+    assert_eq!(verdicts(t), [("c1", "blocked"), ("c2", "blocked")]);
     let blocked: Vec<_> = with_code(t, "consumer-blocked")
         .iter()
         .map(|f| {

@@ -214,7 +214,8 @@ fn expired(j: &Judging<'_>, out: &mut Outcome) {
         return;
     }
     out.verdicts.push(ConsumerVerdict::Expired);
-    let hidden_from = t.earliest().filter(|&oldest| oldest <= next && oldest < e);
+    // next < e, so an oldest at or below next is below the hint too.
+    let hidden_from = t.earliest().filter(|&oldest| oldest <= next);
     let f = match hidden_from {
         Some(oldest) => hidden_below_hint(j, e, oldest),
         None => expired_finding(j, e),

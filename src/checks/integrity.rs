@@ -57,6 +57,24 @@ pub fn snapshot_gaps(t: &Timeline) -> Vec<Finding> {
                         last.saturating_sub(first).saturating_add(1)
                     )
                 };
+                let rolled_back_to = t.latest_hint.as_ref().and_then(|h| h.value) == Some(p);
+                let remedy = if rolled_back_to {
+                    format!(
+                        "LATEST says {p}, just below the hole: a rollback to {p} that stopped while \
+                         deleting the newer snapshots leaves this (it rewrites LATEST first, and \
+                         pypaimon deletes from the lowest). If one ran, run it again to finish it, \
+                         and do not restore the deleted snapshots; otherwise find out whether files \
+                         were deleted by hand or the artifact was copied partially."
+                    )
+                } else {
+                    "Paimon's commits and expiration never leave holes, but a fast-forward that \
+                     stopped part way can (BranchManager.fastForward deletes main's snapshot files \
+                     and copies the branch's in no set order): if one ran, run it again; otherwise find out whether the artifact \
+                     was copied partially (then re-capture it) or files were deleted by hand. A \
+                     streaming reader that reaches the hole stops; restore the files from a backup, \
+                     or restart readers after the hole with reset_consumer."
+                        .to_string()
+                };
                 out.push(
                     Finding::new(
                         Code::SnapshotGap,
@@ -64,12 +82,7 @@ pub fn snapshot_gaps(t: &Timeline) -> Vec<Finding> {
                         format!(
                             "The snapshot ids are not contiguous: {missing} missing between {p} and {id}."
                         ),
-                        "Paimon's commits and expiration never leave holes, but a fast-forward that \
-                         stopped part way can (BranchManager.fastForward deletes main's snapshot files \
-                         and copies the branch's in no set order): if one ran, run it again; otherwise find out whether the artifact \
-                         was copied partially (then re-capture it) or files were deleted by hand. A \
-                         streaming reader that reaches the hole stops; restore the files from a backup, \
-                         or restart readers after the hole with reset_consumer.",
+                        remedy,
                     )
                     .snapshot(first)
                     .related([p, id])
@@ -195,6 +208,64 @@ fn earliest_hides(
     f
 }
 
+/// `hint-mismatch` for a `LATEST` below the newest snapshot file. Paimon trusts the hint only
+/// when snapshot `LATEST + 1` does not exist, and lists `snapshot/` otherwise
+/// (`SnapshotManager.findLatest`, §1.4). With `LATEST + 1` present the readers see the newest
+/// snapshot: a writer that died between its rename and the hint leaves this (one snapshot
+/// behind), and so does a rollback to `LATEST` that rewrote the hint and stopped before deleting
+/// the newer snapshots (it has not taken effect). With `LATEST + 1` missing and newer snapshots
+/// present, readers take `LATEST` as the newest: a rollback that stopped while deleting them
+/// (rollback rewrites the hint first; pypaimon deletes the newer snapshots from the lowest).
+fn latest_lags(t: &Timeline, hint: &str, v: i64, latest: i64) -> Finding {
+    let after = v.saturating_add(1);
+    let (message, remedy) = if t.present_ids.contains(&after) {
+        let writer = if after == latest {
+            format!("a writer published snapshot {after} and died before updating the hint, ")
+        } else {
+            String::new()
+        };
+        (
+            format!(
+                "LATEST says {v} but snapshots up to {latest} exist: {writer}a rollback to {v} \
+                 rewrote the hint and stopped before deleting the newer snapshots, the copy raced \
+                 {}, or a tool rewrote the hint (pypaimon 2.x's fast_forward copies the branch's \
+                 LATEST over main's and leaves main's newer snapshots). Paimon lists snapshot/ \
+                 when snapshot {after} exists, so readers see snapshot {latest}.",
+                if after == latest {
+                    "a commit"
+                } else {
+                    "commits"
+                }
+            ),
+            format!(
+                "If a rollback to {v} ran, it has not taken effect: run it again. Otherwise check \
+                 the writer's log around snapshot {after} for a crash and look at the commit's \
+                 findings below."
+            ),
+        )
+    } else {
+        (
+            format!(
+                "LATEST says {v}, snapshot {after} is missing and snapshots up to {latest} exist: \
+                 Paimon trusts the hint when snapshot {after} does not exist, so readers take \
+                 snapshot {v} as the newest and never see the newer ones. A rollback to {v} that \
+                 stopped while deleting the newer snapshots leaves this (it rewrites LATEST first)."
+            ),
+            format!(
+                "If a rollback to {v} ran, run it again to finish it (the snapshot-gap finding is \
+                 its unfinished deletion; do not restore the deleted snapshots). Otherwise the newer \
+                 snapshots are invisible to readers: find out how snapshot {after} went missing."
+            ),
+        )
+    };
+    Finding::new(Code::HintMismatch, Severity::Warning, message, remedy)
+        .snapshot(after)
+        .files([relative(t, hint)])
+        .evidence(format!(
+            "LATEST = {v}; newest snapshot file = snapshot-{latest}"
+        ))
+}
+
 /// `hint-mismatch`: EARLIEST/LATEST disagree with the snapshot files present; `others` are the
 /// table's other timelines (branches), where a fast-forward copied a hint from.
 pub fn hint_mismatches(t: &Timeline, others: &[&Timeline]) -> Vec<Finding> {
@@ -206,25 +277,7 @@ pub fn hint_mismatches(t: &Timeline, others: &[&Timeline]) -> Vec<Finding> {
     if let Some(h) = t.latest_hint.as_ref() {
         if let Some(v) = h.value {
             if v < latest {
-                out.push(
-                    Finding::new(
-                        Code::HintMismatch,
-                        Severity::Warning,
-                        format!(
-                            "LATEST says {v} but snapshots up to {latest} exist: a writer published \
-                             snapshot {} and died before updating the hint, the copy raced a commit, or a tool \
-                             rewrote the hint (pypaimon 2.x's fast_forward copies the branch's LATEST over \
-                             main's and leaves main's newer snapshots).",
-                            v.saturating_add(1)
-                        ),
-                        "Paimon corrects a lagging LATEST by listing snapshot/, so readers are fine; check \
-                         the writer's log around that commit for a crash and look at the commit's \
-                         findings below.",
-                    )
-                    .snapshot(v.saturating_add(1))
-                    .files([relative(t, &h.path)])
-                    .evidence(format!("LATEST = {v}; newest snapshot file = snapshot-{latest}")),
-                );
+                out.push(latest_lags(t, &h.path, v, latest));
             } else if v > latest {
                 out.push(
                     Finding::new(
@@ -451,9 +504,10 @@ fn fate_of(t: &Timeline, id: i64, s: &Snapshot) -> Fate {
     }
 }
 
-/// Severity, message and remedy of a temp snapshot file: harmless when its id was published
-/// anyway or the commit was re-committed, an error when the writer moved on without it (a
-/// non-COMPACT commit's data is not in the table), a warning while it has not recovered.
+/// Severity, message and remedy of a temp snapshot file: harmless when it holds the snapshot
+/// published under its id (the rename succeeded) or the commit was re-committed, an error when
+/// the writer moved on without it (a non-COMPACT commit's data is not in the table; also when
+/// another commit took its id), a warning while it has not recovered.
 fn temp_verdict(
     t: &Timeline,
     tmp: &TempSnapshotFile,
@@ -462,15 +516,32 @@ fn temp_verdict(
     let content = tmp.content.as_ref();
     let what = describe_commit(content);
     if t.present_ids.contains(&tmp.id) {
-        return (
-            Severity::Info,
-            format!(
-                "A temp file for snapshot {} ({what}) was left behind, but snapshot-{} exists: \
-                 another commit won the id, or the rename succeeded and the copy lingered.",
-                tmp.id, tmp.id
-            ),
-            "Harmless; remove_orphan_files deletes it (run it with dry run first).".to_string(),
-        );
+        // The same snapshot: its rename succeeded. Another one: another commit took the id, and
+        // this one's fate is its writer's, below.
+        let published = t.snapshot(tmp.id);
+        let why = match content {
+            None => {
+                Some("another commit won the id, or the rename succeeded and the copy lingered")
+            }
+            Some(s) if published == Some(s) => {
+                Some("it holds that very snapshot: the rename succeeded and the copy lingered")
+            }
+            Some(_) if published.is_none() => {
+                Some("another commit won the id, or the rename succeeded and the copy lingered")
+            }
+            Some(_) => None,
+        };
+        if let Some(why) = why {
+            return (
+                Severity::Info,
+                format!(
+                    "A temp file for snapshot {} ({what}) was left behind, but snapshot-{} exists: \
+                     {why}.",
+                    tmp.id, tmp.id
+                ),
+                "Harmless; remove_orphan_files deletes it (run it with dry run first).".to_string(),
+            );
+        }
     }
     let compact = content.is_some_and(|s| s.commit_kind == CommitKind::Compact);
     match fate {
@@ -587,12 +658,16 @@ enum Fate {
 pub fn unreadable_files(t: &Timeline) -> Vec<Finding> {
     let tags = t.tags.iter().filter_map(|tag| {
         let error = tag.tag.as_ref().err()?;
-        Some(unreadable(
+        let f = unreadable(
             relative(t, &tag.path),
             error,
             Severity::Warning,
             "the files this tag keeps cannot be known, so no unreferenced file of the table is called an orphan",
-        ))
+        );
+        Some(with_own_remedy(f, error, || format!(
+            "Remove the file tag/tag-{name} (delete_tag reads it first and fails on it) and create the tag again (create_tag) on the snapshot it should hold, if that snapshot is retained; nothing else needs repair.",
+            name = tag.name
+        )))
     });
     t.problems
         .iter()
@@ -624,10 +699,27 @@ pub fn unreadable_files(t: &Timeline) -> Vec<Finding> {
                 ),
                 _ => (Severity::Warning, "the analysis skipped it".to_string()),
             };
-            unreadable(relative(t, &p.path), &p.error, severity, consequence)
+            let f = unreadable(relative(t, &p.path), &p.error, severity, consequence);
+            match (last, name) {
+                ("snapshot", "EARLIEST" | "LATEST") => with_own_remedy(f, &p.error, || {
+                    let id = if name == "LATEST" { t.latest() } else { t.earliest() };
+                    let id = id.map_or("the right id".to_string(), |id| id.to_string());
+                    format!("Rewrite snapshot/{name} with {id} or delete it: Paimon lists snapshot/ without it, and nothing else needs repair.")
+                }),
+                _ => f,
+            }
         })
         .chain(tags)
         .collect()
+}
+
+/// `f` with `remedy` when its file's own bytes are malformed (a hint or a tag whose write was cut
+/// short: it is repaired by itself); a damaged copy or a limit keeps the remedy that says so.
+fn with_own_remedy(mut f: Finding, error: &Error, remedy: impl FnOnce() -> String) -> Finding {
+    if error.kind().is_in_content() {
+        f.remedy = remedy();
+    }
+    f
 }
 
 /// What a finding about an unreadable file may say of Paimon's own readers: `readers` at
@@ -998,6 +1090,76 @@ mod tests {
     }
 
     #[test]
+    fn a_lagging_latest_names_a_rollback_that_stopped_and_what_readers_see() {
+        // 3..5 present, LATEST 3: snapshot 4 exists, readers list snapshot/ and see 5; a
+        // rollback to 3 has not taken effect.
+        let t = three_snapshots(&[("snapshot/LATEST", "3")]);
+        let f = hint_mismatches(&t, &[]);
+        assert!(
+            f[0].message
+                .contains("a rollback to 3 rewrote the hint and stopped before deleting")
+                && f[0].message.ends_with("so readers see snapshot 5.")
+                && !f[0].message.contains("died before updating the hint"),
+            "{}",
+            f[0].message
+        );
+        assert!(f[0]
+            .remedy
+            .starts_with("If a rollback to 3 ran, it has not taken effect"));
+        // 1, 2, 4 present, LATEST 2: snapshot 3 is missing, so Paimon trusts the hint.
+        let snaps: Vec<(i64, &str, &str, i64, i64)> = [1, 2, 4]
+            .into_iter()
+            .map(|id| (id, "APPEND", "w", id, id * 1000))
+            .collect();
+        let t = timeline_with_files(&[], &snaps, &[], &[("snapshot/LATEST", "2")]);
+        let f = hint_mismatches(&t, &[]);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(
+            f[0].message
+                .starts_with("LATEST says 2, snapshot 3 is missing and snapshots up to 4 exist")
+                && f[0]
+                    .message
+                    .contains("readers take snapshot 2 as the newest"),
+            "{}",
+            f[0].message
+        );
+        let gap = snapshot_gaps(&t);
+        assert!(
+            gap[0]
+                .remedy
+                .starts_with("LATEST says 2, just below the hole: a rollback to 2"),
+            "{}",
+            gap[0].remedy
+        );
+        // Without the hint there, the gap's remedy names the other causes.
+        let t = timeline_with_files(&[], &snaps, &[], &[]);
+        assert!(snapshot_gaps(&t)[0].remedy.contains("fast-forward"));
+    }
+
+    #[test]
+    fn a_torn_hint_or_tag_is_repaired_by_itself_not_by_a_rollback() {
+        let tag = snapshot_json(4, "APPEND", "w", 4);
+        let t = three_snapshots(&[("snapshot/LATEST", ""), ("tag/tag-t3", &tag[..40])]);
+        let f = unreadable_files(&t);
+        let remedy = |file: &str| {
+            f.iter()
+                .find(|f| f.files == [file])
+                .map(|f| f.remedy.clone())
+                .unwrap()
+        };
+        assert_eq!(
+            remedy("snapshot/LATEST"),
+            "Rewrite snapshot/LATEST with 5 or delete it: Paimon lists snapshot/ without it, and nothing else needs repair."
+        );
+        assert!(remedy("tag/tag-t3").starts_with("Remove the file tag/tag-t3"));
+        // A schema keeps the general remedy.
+        let t = three_snapshots(&[("schema/schema-1", "{")]);
+        assert!(unreadable_files(&t)[0]
+            .remedy
+            .contains("roll the table back"));
+    }
+
+    #[test]
     fn an_earliest_hint_below_the_oldest_snapshot_is_a_warning_above_it_info() {
         let t = three_snapshots(&[("snapshot/EARLIEST", "1")]);
         let f = hint_mismatches(&t, &[]);
@@ -1098,6 +1260,45 @@ mod tests {
             "{}",
             f[0].message
         );
+        // A changed option and a changed column type; past six changes, the rest are counted.
+        let v_big = r#"{"id": 1, "name": "v", "type": "BIGINT"}"#;
+        let s3 = schema(
+            2,
+            &format!("{k}, {v_big}, {w}"),
+            r#""changelog-producer": "input", "a": "1", "b": "1", "c": "1", "d": "1", "e": "1""#,
+        );
+        let f = findings(&[
+            ("schema/schema-1", &s1),
+            (
+                "schema/.schema-2.4f1c2a77-0d7e-4c6b-9a34-2b0f1f2e5a11.tmp",
+                &s3,
+            ),
+        ]);
+        assert!(
+            f[0].message.ends_with(
+                "it would set a = 1, set b = 1, set c = 1, set changelog-producer = input (was lookup), set d = 1, set e = 1 and 1 more."
+            ),
+            "{}",
+            f[0].message
+        );
+        let s4 = schema(
+            2,
+            &format!("{k}, {v_big}, {w}"),
+            r#""changelog-producer": "lookup""#,
+        );
+        let f = findings(&[
+            ("schema/schema-1", &s1),
+            (
+                "schema/.schema-2.4f1c2a77-0d7e-4c6b-9a34-2b0f1f2e5a11.tmp",
+                &s4,
+            ),
+        ]);
+        assert!(
+            f[0].message
+                .ends_with("it would change column v to BIGINT."),
+            "{}",
+            f[0].message
+        );
         // schema-1 exists: the temp file is only left over.
         let f = findings(&[
             ("schema/schema-1", &s1),
@@ -1184,6 +1385,30 @@ mod tests {
         assert_eq!(f.snapshot, Some(2));
         assert_eq!(f.files, ["snapshot/.snapshot-2.u.tmp"]);
         (f.severity, f.related_snapshots.clone(), f.message.clone())
+    }
+
+    #[test]
+    fn a_temp_file_whose_id_another_commit_took_is_judged_by_its_writers_fate() {
+        let snapshots = [(1, "APPEND", "w", 1, 1000), (2, "APPEND", "w", 6, 2000)];
+        // Identifier 2 was written for id 2; the restarted writer took id 2 for identifier 6.
+        let f = temp_findings(&snapshots, &snapshot_json(2, "APPEND", "w", 2));
+        assert_eq!(f[0].severity, Severity::Error, "{f:?}");
+        assert!(
+            f[0].message
+                .contains("moved on to identifier 6 (snapshot 2)"),
+            "{}",
+            f[0].message
+        );
+        // The very snapshot published under that id: the rename succeeded.
+        let same = [(1, "APPEND", "w", 1, 1000), (2, "APPEND", "w", 2, 2000)];
+        let f = temp_findings(&same, &snapshot_json(2, "APPEND", "w", 2));
+        assert_eq!(f[0].severity, Severity::Info);
+        assert!(
+            f[0].message
+                .contains("the rename succeeded and the copy lingered"),
+            "{}",
+            f[0].message
+        );
     }
 
     #[test]

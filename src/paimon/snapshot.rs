@@ -246,7 +246,7 @@ pub fn id_from_file_name(name: &str, prefix: &str) -> Option<i64> {
 /// renaming, and the id it was to become (`paimon-format.md` §1.4): Java's and pypaimon 2.1's
 /// `.snapshot-<id>.<uuid>.tmp`, pypaimon 1.4 and 2.0's `snapshot-<id>.<uuid>.tmp` (local files)
 /// and `snapshot-<id><uuid>.tmp` (through pyarrow's file systems: the UUID glued to the id),
-/// pypaimon 1.3's `snapshot-<id>.tmp`.
+/// pypaimon 1.3's `snapshot-<id>.tmp`, paimon-rust's `snapshot-<id>.tmp-<uuid>`.
 pub fn temp_snapshot_id(name: &str) -> Option<i64> {
     temp_file_id(name, "snapshot-")
 }
@@ -255,11 +255,17 @@ pub fn temp_snapshot_id(name: &str) -> Option<i64> {
 /// written through `FileIO.tryToWriteAtomic`, §1.4, §1.5), in any of the namings
 /// [`temp_snapshot_id`] lists.
 pub fn temp_file_id(name: &str, prefix: &str) -> Option<i64> {
-    let rest = name
+    let unprefixed = name
         .strip_prefix('.')
         .unwrap_or(name)
-        .strip_prefix(prefix)?
-        .strip_suffix(".tmp")?;
+        .strip_prefix(prefix)?;
+    // paimon-rust (0.4): `snapshot-<id>.tmp-<uuid>`.
+    if let Some((id, uuid)) = unprefixed.split_once(".tmp-") {
+        return (is_uuid(uuid) && !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| id.parse().ok())
+            .flatten();
+    }
+    let rest = unprefixed.strip_suffix(".tmp")?;
     let id = match rest.split_once('.') {
         Some((id, _uuid)) => id,
         None => rest
@@ -425,6 +431,16 @@ mod tests {
             Some(12)
         );
         assert_eq!(temp_snapshot_id("snapshot-3.tmp"), Some(3));
+        // paimon-rust 0.4 (pypaimon-rust): the UUID after `.tmp-`.
+        assert_eq!(
+            temp_snapshot_id("snapshot-4.tmp-04631960-adb0-4b60-b03d-5137f6b702a4"),
+            Some(4)
+        );
+        assert_eq!(temp_snapshot_id("snapshot-4.tmp-x"), None);
+        assert_eq!(
+            temp_snapshot_id("snapshot-.tmp-04631960-adb0-4b60-b03d-5137f6b702a4"),
+            None
+        );
         // A schema's atomic write is named the same way.
         assert_eq!(
             temp_file_id(

@@ -361,13 +361,7 @@ impl Loader<'_> {
             let name = entry.name();
             if id_from_file_name(name, "schema-").is_none() {
                 if let Some(id) = temp_file_id(name, "schema-") {
-                    // A partial write is expected here, so an unparsable temp file is not a
-                    // problem.
-                    let content = self
-                        .artifact
-                        .read_entry(entry, self.max_json)
-                        .ok()
-                        .and_then(|b| TableSchema::parse(&b).ok());
+                    let content = self.temp_content(entry, TableSchema::parse);
                     self.t.schema_temp_files.push(TempSchemaFile {
                         path: entry.path(),
                         id,
@@ -388,6 +382,17 @@ impl Loader<'_> {
         }
     }
 
+    /// What a temp file of an atomic write holds, if it parses. A partial write is expected
+    /// there, so an unreadable or unparsable one is not a problem.
+    fn temp_content<T>(
+        &self,
+        entry: FileEntry<'_>,
+        parse: impl FnOnce(&[u8]) -> Result<T, Error>,
+    ) -> Option<T> {
+        let bytes = self.artifact.read_entry(entry, self.max_json).ok()?;
+        parse(&bytes).ok()
+    }
+
     /// `snapshot/`: `snapshot-N`, the `EARLIEST` and `LATEST` hints, temp files.
     fn snapshot_dir(&mut self) {
         for entry in children(self.artifact, &self.t.location.meta_dir("snapshot")) {
@@ -402,12 +407,7 @@ impl Loader<'_> {
                     self.t.latest_hint = hint;
                 }
             } else if let Some(id) = temp_snapshot_id(name) {
-                // A partial write is expected here, so an unparsable temp file is not a problem.
-                let content = self
-                    .artifact
-                    .read_entry(entry, self.max_json)
-                    .ok()
-                    .and_then(|b| Snapshot::parse(&b).ok());
+                let content = self.temp_content(entry, Snapshot::parse);
                 self.t.temp_files.push(TempSnapshotFile {
                     path: entry.path(),
                     id,
