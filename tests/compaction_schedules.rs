@@ -11,12 +11,10 @@
 
 mod common;
 
-use common::{fixture, report};
 use serde_json::Value;
 
 fn json_report(name: &str) -> Value {
-    let r = report(&fixture(&format!("sweep/{name}.zip")));
-    serde_json::from_str(&prv::report::json::render(&r)).expect("the JSON report parses")
+    common::json_report(&format!("sweep/{name}.zip"))
 }
 
 fn table<'a>(r: &'a Value, name: &str) -> &'a Value {

@@ -10,12 +10,11 @@
 
 mod common;
 
-use common::{fixture, report};
+use common::with_code;
 use serde_json::Value;
 
 fn json_report(name: &str) -> Value {
-    let r = report(&fixture(&format!("sweep/{name}.zip")));
-    serde_json::from_str(&prv::report::json::render(&r)).expect("the JSON report parses")
+    common::json_report(&format!("sweep/{name}.zip"))
 }
 
 fn main_table(r: &Value) -> &Value {
@@ -34,15 +33,6 @@ fn verdicts(t: &Value) -> Vec<(&str, &str)> {
         .unwrap()
         .iter()
         .map(|c| (c["id"].as_str().unwrap(), c["verdict"].as_str().unwrap()))
-        .collect()
-}
-
-fn with_code<'a>(t: &'a Value, code: &str) -> Vec<&'a Value> {
-    t["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|f| f["code"] == code)
         .collect()
 }
 

@@ -11,23 +11,11 @@
 
 mod common;
 
-use common::{fixture, report};
+use common::with_code;
 use serde_json::Value;
 
 fn table(name: &str) -> Value {
-    let r = report(&fixture(&format!("sweep/py/{name}.zip")));
-    let v: Value =
-        serde_json::from_str(&prv::report::json::render(&r)).expect("the JSON report parses");
-    v["tables"][0].clone()
-}
-
-fn with_code<'a>(t: &'a Value, code: &str) -> Vec<&'a Value> {
-    t["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|f| f["code"] == code)
-        .collect()
+    common::json_report(&format!("sweep/py/{name}.zip"))["tables"][0].clone()
 }
 
 fn text(f: &Value, field: &str) -> String {

@@ -12,13 +12,12 @@
 
 mod common;
 
-use common::{fixture, report};
+use common::fixture;
 use serde_json::Value;
 
 /// The fixture's JSON report.
 fn json_report(name: &str) -> Value {
-    let r = report(&fixture(&format!("writers/{name}.zip")));
-    serde_json::from_str(&prv::report::json::render(&r)).expect("the JSON report parses")
+    common::json_report(&format!("writers/{name}.zip"))
 }
 
 fn truth(name: &str) -> Value {

@@ -38,7 +38,7 @@ use crate::timeline::{ConsumerFile, Timeline};
 
 use super::changelog::LostChangelog;
 use super::integrity::{readers_fail, unreadable_remedy};
-use super::relative;
+use super::{relative, snapshots_are};
 use crate::time::format_duration;
 
 /// Judges every consumer of the timeline.
@@ -337,16 +337,18 @@ fn blocked(j: &Judging<'_>, out: &mut Outcome) {
         }
         return;
     };
-    let Some((first, last)) = first_hole_from(&t.present_ids, next.max(earliest)) else {
+    // A reader starts at its position, or at the earliest when that has expired.
+    let start = next.max(earliest);
+    let Some((first, last)) = t
+        .holes()
+        .find(|&(_, last)| last >= start)
+        .map(|(first, last)| (first.max(start), last))
+    else {
         return;
     };
     out.verdicts.push(ConsumerVerdict::Blocked);
     let after = last.saturating_add(1);
-    let missing = if first == last {
-        format!("snapshot {first} is")
-    } else {
-        format!("snapshots {first}..{last} are")
-    };
+    let missing = snapshots_are(first, last);
     let when = if next >= first {
         "waits at".to_string()
     } else {
@@ -385,18 +387,6 @@ fn blocked(j: &Judging<'_>, out: &mut Outcome) {
             }
         )),
     );
-}
-
-/// The first run of missing ids at or above `from`, below the highest id present.
-fn first_hole_from(present: &std::collections::BTreeSet<i64>, from: i64) -> Option<(i64, i64)> {
-    let mut expected = from;
-    for &id in present.range(from..) {
-        if id > expected {
-            return Some((expected, id.saturating_sub(1)));
-        }
-        expected = id.saturating_add(1);
-    }
-    None
 }
 
 /// `consumer-blocked` for a table with no snapshot file: what a reader at `next` does then.

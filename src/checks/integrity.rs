@@ -39,65 +39,57 @@ use crate::timeline::files::RootFiles;
 use crate::timeline::{TempSnapshotFile, Timeline};
 use crate::warehouse::{split_parent, Discovery};
 
-use super::relative;
+use super::{relative, snapshots, snapshots_are};
 
 /// `snapshot-gap`: holes in the snapshot ids.
 pub fn snapshot_gaps(t: &Timeline) -> Vec<Finding> {
-    let mut out = Vec::new();
-    let mut prev: Option<i64> = None;
-    for &id in &t.present_ids {
-        if let Some(p) = prev {
-            if id > p.saturating_add(1) {
-                let (first, last) = (p.saturating_add(1), id.saturating_sub(1));
-                let missing = if first == last {
-                    format!("snapshot {first} is")
-                } else {
-                    format!(
-                        "snapshots {first}..{last} ({} files) are",
-                        last.saturating_sub(first).saturating_add(1)
-                    )
-                };
-                let rolled_back_to = t.latest_hint.as_ref().and_then(|h| h.value) == Some(p);
-                let remedy = if rolled_back_to {
-                    format!(
-                        "LATEST says {p}, just below the hole: a rollback to {p} that stopped while \
-                         deleting the newer snapshots leaves this (it rewrites LATEST first, and \
-                         pypaimon deletes from the lowest). If one ran, run it again to finish it, \
-                         and do not restore the deleted snapshots; otherwise find out whether files \
-                         were deleted by hand or the artifact was copied partially."
-                    )
-                } else {
-                    "Paimon's commits and expiration never leave holes, but a fast-forward that \
-                     stopped part way can (BranchManager.fastForward deletes main's snapshot files \
-                     and copies the branch's in no set order): if one ran, run it again; otherwise find out whether the artifact \
-                     was copied partially (then re-capture it) or files were deleted by hand. A \
-                     streaming reader that reaches the hole stops; restore the files from a backup, \
-                     or restart readers after the hole with reset_consumer."
-                        .to_string()
-                };
-                out.push(
-                    Finding::new(
-                        Code::SnapshotGap,
-                        Severity::Error,
-                        format!(
-                            "The snapshot ids are not contiguous: {missing} missing between {p} and {id}."
-                        ),
-                        remedy,
-                    )
-                    .snapshot(first)
-                    .related([p, id])
-                    .evidence(format!(
-                        "snapshot/ holds {} files from {} to {}",
-                        t.present_ids.len(),
-                        t.earliest().unwrap_or(0),
-                        t.latest().unwrap_or(0)
-                    )),
-                );
-            }
-        }
-        prev = Some(id);
-    }
-    out
+    t.holes()
+        .map(|(first, last)| {
+            let (p, id) = (first.saturating_sub(1), last.saturating_add(1));
+            let missing = if first == last {
+                format!("snapshot {first} is")
+            } else {
+                format!(
+                    "snapshots {first}..{last} ({} files) are",
+                    last.saturating_sub(first).saturating_add(1)
+                )
+            };
+            let rolled_back_to = t.latest_hint.as_ref().and_then(|h| h.value) == Some(p);
+            let remedy = if rolled_back_to {
+                format!(
+                    "LATEST says {p}, just below the hole: a rollback to {p} that stopped while \
+                     deleting the newer snapshots leaves this (it rewrites LATEST first, and \
+                     pypaimon deletes from the lowest). If one ran, run it again to finish it, \
+                     and do not restore the deleted snapshots; otherwise find out whether files \
+                     were deleted by hand or the artifact was copied partially."
+                )
+            } else {
+                "Paimon's commits and expiration never leave holes, but a fast-forward that \
+                 stopped part way can (BranchManager.fastForward deletes main's snapshot files \
+                 and copies the branch's in no set order): if one ran, run it again; otherwise find out whether the artifact \
+                 was copied partially (then re-capture it) or files were deleted by hand. A \
+                 streaming reader that reaches the hole stops; restore the files from a backup, \
+                 or restart readers after the hole with reset_consumer."
+                    .to_string()
+            };
+            Finding::new(
+                Code::SnapshotGap,
+                Severity::Error,
+                format!(
+                    "The snapshot ids are not contiguous: {missing} missing between {p} and {id}."
+                ),
+                remedy,
+            )
+            .snapshot(first)
+            .related([p, id])
+            .evidence(format!(
+                "snapshot/ holds {} files from {} to {}",
+                t.present_ids.len(),
+                t.earliest().unwrap_or(0),
+                t.latest().unwrap_or(0)
+            ))
+        })
+        .collect()
 }
 
 /// `hint-mismatch` when `LATEST` names a snapshot and no snapshot file is left: Paimon's
@@ -140,16 +132,8 @@ fn earliest_hides(
     earliest: i64,
 ) -> Finding {
     let last = v.saturating_sub(1);
-    let hidden_again = if earliest == last {
-        format!("snapshot {earliest}")
-    } else {
-        format!("snapshots {earliest}..{last}")
-    };
-    let hidden = format!(
-        "{hidden_again} {}",
-        if earliest == last { "is" } else { "are" }
-    );
-    let seen = t.present_ids.contains(&v);
+    let (hidden, hidden_again) = (snapshots_are(earliest, last), snapshots(earliest, last));
+    let seen = t.earliest_for_readers() == Some(v);
     let source = others.iter().find(|b| {
         b.location.branch != t.location.branch
             && b.earliest_hint.as_ref().and_then(|h| h.value) == Some(v)
@@ -518,18 +502,12 @@ fn temp_verdict(
     if t.present_ids.contains(&tmp.id) {
         // The same snapshot: its rename succeeded. Another one: another commit took the id, and
         // this one's fate is its writer's, below.
-        let published = t.snapshot(tmp.id);
-        let why = match content {
-            None => {
-                Some("another commit won the id, or the rename succeeded and the copy lingered")
-            }
-            Some(s) if published == Some(s) => {
+        let why = match (content, t.snapshot(tmp.id)) {
+            (Some(s), Some(published)) if s == published => {
                 Some("it holds that very snapshot: the rename succeeded and the copy lingered")
             }
-            Some(_) if published.is_none() => {
-                Some("another commit won the id, or the rename succeeded and the copy lingered")
-            }
-            Some(_) => None,
+            (Some(_), Some(_)) => None,
+            _ => Some("another commit won the id, or the rename succeeded and the copy lingered"),
         };
         if let Some(why) = why {
             return (
@@ -928,17 +906,17 @@ pub fn unread_schema(t: &Timeline) -> Vec<Finding> {
 /// with tags alone the snapshot copy failed (its snapshot expired); with the tagged snapshot
 /// too, the schema copy.
 pub fn half_created_branch(t: &Timeline) -> Option<Finding> {
-    let copies_of_tags = t.present_ids.iter().all(|id| {
+    let copy_of_a_tag = |id: &i64| {
         t.snapshot(*id).is_some_and(|s| {
             t.tags
                 .iter()
                 .any(|tag| tag.tag.as_ref().is_ok_and(|tag| &tag.snapshot == s))
         })
-    });
+    };
     if t.location.branch == crate::warehouse::MAIN_BRANCH
         || !t.schemas.is_empty()
-        || !copies_of_tags
         || t.tags.is_empty()
+        || !t.present_ids.iter().all(copy_of_a_tag)
     {
         return None;
     }

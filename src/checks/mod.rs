@@ -56,6 +56,24 @@ pub fn relative(t: &Timeline, path: &str) -> String {
         .to_string()
 }
 
+/// `snapshot 4` or `snapshots 4..6`, for findings.
+pub fn snapshots(first: i64, last: i64) -> String {
+    if first >= last {
+        format!("snapshot {first}")
+    } else {
+        format!("snapshots {first}..{last}")
+    }
+}
+
+/// `snapshot 4 is` or `snapshots 4..6 are`, for findings.
+pub fn snapshots_are(first: i64, last: i64) -> String {
+    if first >= last {
+        format!("snapshot {first} is")
+    } else {
+        format!("snapshots {first}..{last} are")
+    }
+}
+
 /// Files whose owner cannot be known because a snapshot, tag or long-lived changelog that might
 /// reference them is unreadable. Such files are neither evidence of a lost commit nor reported
 /// as plain orphans.

@@ -49,6 +49,7 @@
 
 use std::collections::BTreeMap;
 
+use super::{snapshots, snapshots_are};
 use crate::findings::{
     Code, Finding, IdRange, Severity, SparkCheckpointReport, SparkCheckpointVerdict,
 };
@@ -353,24 +354,6 @@ fn consumer_shared(
                 }
             }
         }
-    }
-}
-
-/// `snapshot 4` or `snapshots 4..6`.
-fn snapshots(first: i64, last: i64) -> String {
-    if first >= last {
-        format!("snapshot {first}")
-    } else {
-        format!("snapshots {first}..{last}")
-    }
-}
-
-/// `snapshot 4 is` or `snapshots 4..6 are`.
-fn snapshots_are(first: i64, last: i64) -> String {
-    if first >= last {
-        format!("snapshot {first} is")
-    } else {
-        format!("snapshots {first}..{last} are")
     }
 }
 

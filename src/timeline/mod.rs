@@ -256,6 +256,17 @@ impl Timeline {
         self.present_ids.first().copied()
     }
 
+    /// The runs of snapshot ids missing between the earliest and the latest present, as
+    /// (first, last), ascending (`paimon-format.md` §1.4: Paimon's commits and expiration leave
+    /// none).
+    pub fn holes(&self) -> impl Iterator<Item = (i64, i64)> + '_ {
+        self.present_ids
+            .iter()
+            .zip(self.present_ids.iter().skip(1))
+            .filter(|(a, b)| **b > a.saturating_add(1))
+            .map(|(a, b)| (a.saturating_add(1), b.saturating_sub(1)))
+    }
+
     /// The highest snapshot id present (from file names, readable or not).
     pub fn latest(&self) -> Option<i64> {
         self.present_ids.last().copied()

@@ -104,6 +104,22 @@ pub fn table_findings(r: &Report, table: &str, code: Code) -> Vec<Finding> {
         .collect()
 }
 
+/// The JSON report of `tests/fixtures/<rel>`, analysed with the default options.
+pub fn json_report(rel: &str) -> serde_json::Value {
+    serde_json::from_str(&prv::report::json::render(&report(&fixture(rel))))
+        .expect("the JSON report parses")
+}
+
+/// The findings with `code` of a table of a JSON report.
+pub fn with_code<'a>(t: &'a serde_json::Value, code: &str) -> Vec<&'a serde_json::Value> {
+    t["findings"]
+        .as_array()
+        .expect("a table's findings")
+        .iter()
+        .filter(|f| f["code"] == code)
+        .collect()
+}
+
 /// Analyses an artifact with the default options (clock = capture time).
 pub fn analyse(artifact: &Artifact) -> Report {
     analyze(artifact, &AnalysisOptions::default(), &mut |_| {})
